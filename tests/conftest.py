@@ -1,0 +1,73 @@
+"""Shared fixtures: embedded-site clients, a served site set, and a real Chromium."""
+
+from __future__ import annotations
+
+import pytest
+
+from webarena_gym.sites import World, app_for
+from webarena_gym.sites.server import SiteServer
+from webarena_gym.sites.webapp import WORLD_COOKIE, WORLD_KEY, login_cookie
+
+
+@pytest.fixture
+def world():
+    """A fresh world, closed after the test."""
+    w = World()
+    yield w
+    w.close()
+
+
+@pytest.fixture
+def site_client(world):
+    """``site_client(site, user=None)`` -> a Flask test client bound to ``world``."""
+
+    def make(site: str, user: str | None = None):
+        client = app_for(site).test_client()
+        client.environ_base[WORLD_KEY] = world
+        if user is not None:
+            client.set_cookie(*login_cookie(site, user))
+        return client
+
+    return make
+
+
+@pytest.fixture(scope="session")
+def site_server():
+    """Every embedded site served on ephemeral loopback ports for the whole session."""
+    with SiteServer(ephemeral=True) as server:
+        yield server
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    """A real headless Chromium (Playwright's own, or the system one)."""
+    from playwright.sync_api import sync_playwright
+
+    from webarena_gym.backends.chromium import launch_chromium
+
+    with sync_playwright() as playwright:
+        browser = launch_chromium(playwright)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def browser_page(chromium, site_server):
+    """``browser_page(user_site=None, user=None)`` -> (page, world): a new context bound to a new world."""
+    contexts = []
+
+    def make(site: str | None = None, user: str | None = None):
+        world = site_server.pool.acquire()
+        context = chromium.new_context()
+        cookies = [{"name": WORLD_COOKIE, "value": world.token, "domain": "127.0.0.1", "path": "/"}]
+        if site and user:
+            name, value = login_cookie(site, user)
+            cookies.append({"name": name, "value": value, "domain": "127.0.0.1", "path": "/"})
+        context.add_cookies(cookies)
+        contexts.append((context, world))
+        return context.new_page(), world
+
+    yield make
+    for context, world in contexts:
+        context.close()
+        site_server.pool.release(world)

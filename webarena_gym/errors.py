@@ -1,0 +1,47 @@
+"""One exception hierarchy for webarena-gym.
+
+Agent mistakes (bad actions, unknown element ids, ...) never raise: they become
+``info["last_action_error"]``. Everything here is a configuration or infrastructure
+fault that a person must fix, and every message says how.
+"""
+
+from __future__ import annotations
+
+
+class WebArenaGymError(Exception):
+    """Base class of every error raised by webarena-gym."""
+
+
+class ConfigurationError(WebArenaGymError, ValueError):
+    """A bad argument or setting: says what was expected, what was given and how to fix it."""
+
+
+class UnknownTaskError(ConfigurationError, KeyError):
+    """A task id that the selected suite and split do not contain."""
+
+    def __str__(self) -> str:  # KeyError would repr() the message
+        return str(self.args[0]) if self.args else ""
+
+
+class TaskDataError(ConfigurationError):
+    """Task data that is missing or malformed (official JSON not installed, bad schema)."""
+
+
+class TrajectoryFileError(WebArenaGymError, ValueError):
+    """A demonstration or trajectory file that cannot be read."""
+
+
+class InfrastructureError(WebArenaGymError, RuntimeError):
+    """Something outside the agent's control broke: a site, the browser, the docker engine."""
+
+
+class SiteUnavailableError(InfrastructureError):
+    """A website the task needs does not answer."""
+
+
+class BrowserUnavailableError(InfrastructureError):
+    """Chromium is missing or crashed."""
+
+
+class DockerError(InfrastructureError):
+    """The docker engine or a site container is not usable."""

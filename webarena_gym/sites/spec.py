@@ -1,0 +1,83 @@
+"""What every embedded site declares about itself, and the registry of sites."""
+
+from __future__ import annotations
+
+import importlib
+import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cache
+from typing import TYPE_CHECKING
+
+from ..errors import ConfigurationError
+
+if TYPE_CHECKING:
+    from flask import Flask
+
+#: Site name -> module that defines ``SITE``; names and ports are WebArena's.
+SITE_MODULES: dict[str, str] = {
+    "shopping": "webarena_gym.sites.shopping",
+    "shopping_admin": "webarena_gym.sites.shopping_admin",
+    "reddit": "webarena_gym.sites.reddit",
+    "gitlab": "webarena_gym.sites.gitlab",
+    "map": "webarena_gym.sites.map",
+    "homepage": "webarena_gym.sites.homepage",
+}
+
+#: The sites whose data lives in a database (the homepage is static).
+DATA_SITES = ("shopping", "shopping_admin", "reddit", "gitlab", "map")
+
+
+@dataclass(frozen=True)
+class SiteSpec:
+    """One embedded web application.
+
+    Attributes:
+        name: WebArena's site name (``shopping``, ``shopping_admin``, ``reddit``, ...).
+        title: Human-readable name shown on the homepage.
+        default_port: The port WebArena serves this site on.
+        create_app: Builds the site's Flask app (called once per process).
+        build_database: Creates the schema and the deterministic seed data in an empty
+            SQLite connection (None for sites without data). Like WebArena, the store and
+            its admin are separate applications with separate data.
+        url_prefix: Path prefix of the site's base URL (``/admin`` for the store admin).
+        login_path: Path of the login form, relative to the site root.
+        default_user: WebArena's account for this site: (username, password), or None.
+        source_files: Files whose content decides the seed data (for the on-disk cache key).
+    """
+
+    name: str
+    title: str
+    default_port: int
+    create_app: Callable[[], Flask]
+    build_database: Callable[[sqlite3.Connection], None] | None = None
+    url_prefix: str = ""
+    login_path: str = "/login"
+    default_user: tuple[str, str] | None = None
+    source_files: tuple[str, ...] = field(default=())
+
+
+@cache
+def get_site(name: str) -> SiteSpec:
+    """The :class:`SiteSpec` of an embedded site.
+
+    >>> get_site("homepage").default_port
+    4399
+    """
+    if name not in SITE_MODULES:
+        raise ConfigurationError(
+            f"Unknown embedded site {name!r}; expected one of {sorted(SITE_MODULES)}."
+        )
+    return importlib.import_module(SITE_MODULES[name]).SITE
+
+
+@cache
+def app_for(name: str) -> Flask:
+    """The process-wide Flask app of a site (apps are stateless; worlds hold the data)."""
+    return get_site(name).create_app()
+
+
+def default_base_url(name: str, host: str = "127.0.0.1") -> str:
+    """Base URL of a site on WebArena's default port, e.g. ``http://127.0.0.1:7780/admin``."""
+    spec = get_site(name)
+    return f"http://{host}:{spec.default_port}{spec.url_prefix}"
