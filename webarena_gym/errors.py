@@ -45,3 +45,12 @@ class BrowserUnavailableError(InfrastructureError):
 
 class DockerError(InfrastructureError):
     """The docker engine or a site container is not usable."""
+
+
+class InvalidActionError(WebArenaGymError, ValueError):
+    """An agent's action that cannot be carried out.
+
+    Raised inside the action parser and the backends, and always caught by the env,
+    which reports the message in ``info["last_action_error"]`` and the next
+    observation. It never escapes ``env.step``.
+    """

@@ -150,6 +150,16 @@ class WorldPool:
         world.reset()
         return world
 
+    def add(self, world: World) -> None:
+        """Host a world created elsewhere (an env's) under its token."""
+        with self._lock:
+            self._worlds[world.token] = world
+
+    def discard(self, world: World) -> None:
+        """Stop hosting a world (its owner closes it)."""
+        with self._lock:
+            self._worlds.pop(world.token, None)
+
     def release(self, world: World) -> None:
         with self._lock:
             if self._worlds.pop(world.token, None) is not None:

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Idempotent set-up into .venv: pinned Python dependencies (torch==2.13.0 in the same
+# resolve, so a CPU machine gets no CUDA wheels), the official WebArena task data, and a
+# Chromium for Playwright. Safe to run again: it skips what is already done.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PYTHON=${PYTHON:-python3}
+if [ ! -x .venv/bin/python ]; then
+  echo "[setup] creating .venv with $($PYTHON --version)"
+  "$PYTHON" -m venv .venv
+fi
+
+stamp=.venv/.setup-stamp
+wanted=$(cat setup.cfg pyproject.toml scripts/setup.sh | sha256sum | cut -c1-16)
+if [ "$(cat "$stamp" 2>/dev/null || true)" != "$wanted" ]; then
+  echo "[setup] installing Python dependencies (first run takes a few minutes)"
+  .venv/bin/python -m pip install -q --upgrade pip
+  .venv/bin/python -m pip install -q "torch==2.13.0" -e ".[train,dev]"
+  # The official task files ship in these packages; their own dependencies are not needed.
+  .venv/bin/python -m pip install -q --no-deps "browsergym-webarenalite==0.14.3" "libwebarena==0.0.5"
+  echo "$wanted" > "$stamp"
+fi
+
+if ! .venv/bin/python -c "from webarena_gym.backends.chromium import find_chromium; find_chromium()" 2>/dev/null; then
+  echo "[setup] installing Chromium"
+  if .venv/bin/python -m playwright install chromium >/tmp/playwright-install.log 2>&1; then
+    echo "[setup] Playwright's Chromium installed"
+  elif [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-headless-shell) >/tmp/apt-chromium.log 2>&1 \
+      || { echo "[setup] apt-get install chromium failed; see /tmp/apt-chromium.log" >&2; exit 1; }
+    echo "[setup] Debian's Chromium installed"
+  else
+    echo "[setup] No Chromium found and none could be installed. Run one of:" >&2
+    echo "          .venv/bin/python -m playwright install --with-deps chromium" >&2
+    echo "          sudo apt-get install chromium" >&2
+    exit 1
+  fi
+fi

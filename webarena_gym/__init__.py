@@ -1,0 +1,32 @@
+"""webarena-gym: Gymnasium environments for web agents on WebArena-Lite and embedded offline sites.
+
+>>> import gymnasium as gym
+>>> import webarena_gym  # registers the envs
+>>> "WebArenaLite-v0" in gym.registry
+True
+"""
+
+from __future__ import annotations
+
+from gymnasium.envs.registration import register
+
+__version__ = "0.1.0"
+
+#: Registered env ids -> fixed keyword arguments.
+ENV_IDS = {
+    "WebArenaLite-v0": {},
+    "WebArenaLiteEmbedded-v0": {"suite": "embedded"},
+}
+
+for _env_id, _kwargs in ENV_IDS.items():
+    register(id=_env_id, entry_point="webarena_gym.env:WebArenaEnv", kwargs=_kwargs)
+
+
+def make_vec(num_envs: int, **kwargs):
+    """A vector env of ``num_envs`` WebArena envs stepped concurrently (see :mod:`webarena_gym.vector`)."""
+    from .vector import make_vec as _make_vec
+
+    return _make_vec(num_envs, **kwargs)
+
+
+__all__ = ["ENV_IDS", "__version__", "make_vec"]

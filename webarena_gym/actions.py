@@ -1,0 +1,241 @@
+"""The action vocabulary: one definition per action gives both the prompt text and the parser.
+
+Grammar (WebRL / WebAgent-R1)::
+
+    do(action="Click", element="12")
+    do(action="Type", element="12", argument="text")
+    exit(message="the answer")
+
+Parsed with :mod:`ast`, never ``eval``; keyword order is free.
+
+>>> parse_action('do(element="3", action="Type", argument="blue shoes")')
+Action(name='Type', element=3, argument='blue shoes', message=None)
+>>> parse_action('<think>the total is shown</think><answer>exit(message="$5")</answer>').message
+'$5'
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass
+
+from .errors import InvalidActionError
+
+
+@dataclass(frozen=True)
+class ActionSpec:
+    """One action of the grammar.
+
+    Attributes:
+        name: The ``action=`` value (``Click``) or ``exit``.
+        element: Whether ``element=`` is required.
+        argument: Whether ``argument=`` is required.
+        description: One line for the system prompt.
+    """
+
+    name: str
+    element: bool
+    argument: bool
+    description: str
+
+    def example(self) -> str:
+        if self.name == "exit":
+            return 'exit(message="your answer")'
+        parts = [f'action="{self.name}"']
+        if self.element:
+            parts.append('element="12"')
+        if self.argument:
+            parts.append('argument="Option text"' if self.name.startswith("Select") else 'argument="text"')
+        return f"do({', '.join(parts)})"
+
+
+ACTIONS: tuple[ActionSpec, ...] = (
+    ActionSpec("Click", True, False, "click the element (follow a link, press a button, toggle a checkbox)"),
+    ActionSpec("Type", True, True, "replace the content of a text field with the text"),
+    ActionSpec("Search", True, True, "type the text into a field, then press Enter"),
+    ActionSpec("Select Dropdown Option", True, True, "choose the option with this text in a dropdown"),
+    ActionSpec("Hover", True, False, "move the mouse over the element"),
+    ActionSpec("Press Enter", False, False, "press Enter in the field last typed into (submits its form)"),
+    ActionSpec("Scroll Down", False, False, "show the next part of a long page"),
+    ActionSpec("Scroll Up", False, False, "show the previous part of a long page"),
+    ActionSpec("Go Backward", False, False, "go back to the previous page"),
+    ActionSpec("Go Forward", False, False, "go forward again after going back"),
+    ActionSpec("Wait", False, False, "wait for the page to change"),
+    ActionSpec("exit", False, False, "finish the task; message is your answer (empty when the task asks for no answer)"),
+)
+ACTIONS_BY_NAME = {spec.name: spec for spec in ACTIONS}
+_BY_LOWER = {spec.name.lower(): spec for spec in ACTIONS}
+
+
+@dataclass(frozen=True)
+class Action:
+    """A parsed action: ``name`` is one of :data:`ACTIONS`' names."""
+
+    name: str
+    element: int | None = None
+    argument: str | None = None
+    message: str | None = None
+
+    def to_string(self) -> str:
+        """The canonical action string (what an oracle or a demo writes)."""
+        if self.name == "exit":
+            return f"exit(message={_quote(self.message or '')})"
+        parts = [f"action={_quote(self.name)}"]
+        if self.element is not None:
+            parts.append(f'element="{self.element}"')
+        if self.argument is not None:
+            parts.append(f"argument={_quote(self.argument)}")
+        return f"do({', '.join(parts)})"
+
+
+def _quote(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+
+def describe_actions() -> str:
+    """The action list for a system prompt, generated from :data:`ACTIONS`.
+
+    >>> print(describe_actions().splitlines()[0])
+    - do(action="Click", element="12"): click the element (follow a link, press a button, toggle a checkbox)
+    """
+    return "\n".join(f"- {spec.example()}: {spec.description}" for spec in ACTIONS)
+
+
+_ANSWER_TAG = re.compile(r"<answer>(.*?)(?:</answer>|$)", re.DOTALL | re.IGNORECASE)
+_CODE_FENCE = re.compile(r"```(?:[a-zA-Z]*)\n?(.*?)```", re.DOTALL)
+_CALL_START = re.compile(r"\b(do|exit)\s*\(")
+
+
+def parse_action(text: str, *, strict: bool = False) -> Action:
+    """Parse an agent's output into an :class:`Action`.
+
+    Strict mode accepts exactly one call and nothing else. The default lenient mode
+    takes the action from the last ``<answer>...</answer>`` (the thinking format), else
+    the last code fence, else the last ``do(...)``/``exit(...)`` call in the text, and
+    accepts action names in any letter case and a positional exit message.
+
+    Raises:
+        InvalidActionError: with a message that says what was wrong and what is expected.
+    """
+    if not isinstance(text, str):
+        raise InvalidActionError(f"An action must be a string, got {type(text).__name__}.")
+    source = text.strip()
+    if not source:
+        raise InvalidActionError("Empty action. Expected e.g. " + ACTIONS[0].example() + ".")
+    if strict:
+        return _parse_call(_parse_expression(source), strict=True)
+    answers = _ANSWER_TAG.findall(source)
+    if answers:
+        source = answers[-1].strip()
+    fences = _CODE_FENCE.findall(source)
+    if fences:
+        source = fences[-1].strip()
+    try:
+        return _parse_call(_parse_expression(source), strict=False)
+    except InvalidActionError as direct_error:
+        call = _last_call(source)
+        if call is None:
+            raise direct_error from None
+        return _parse_call(call, strict=False)
+
+
+def _parse_expression(source: str) -> ast.Call:
+    try:
+        node = ast.parse(source, mode="eval").body
+    except SyntaxError as exc:
+        raise InvalidActionError(
+            f"Cannot parse action {_preview(source)}: {exc.msg}. Expected e.g. {ACTIONS[0].example()}."
+        ) from None
+    if not isinstance(node, ast.Call):
+        raise InvalidActionError(f"Action {_preview(source)} is not a do(...) or exit(...) call.")
+    return node
+
+
+def _last_call(source: str) -> ast.Call | None:
+    """The last ``do(...)``/``exit(...)`` call that parses, in free text."""
+    for match in reversed(list(_CALL_START.finditer(source))):
+        start = match.start()
+        for end in (m.end() for m in re.finditer(r"\)", source[start:])):
+            try:
+                node = ast.parse(source[start : start + end], mode="eval").body
+            except SyntaxError:
+                continue
+            if isinstance(node, ast.Call):
+                return node
+    return None
+
+
+def _parse_call(call: ast.Call, *, strict: bool) -> Action:
+    func = call.func.id if isinstance(call.func, ast.Name) else None
+    if func not in ("do", "exit"):
+        shown = ast.unparse(call.func)
+        raise InvalidActionError(f"Unknown function {shown!r}: actions are do(action=..., ...) or exit(message=...).")
+    kwargs: dict[str, object] = {}
+    for keyword in call.keywords:
+        if keyword.arg is None:
+            raise InvalidActionError("Actions take plain keyword arguments, not **kwargs.")
+        kwargs[keyword.arg] = _literal(keyword.value, keyword.arg)
+    if func == "exit":
+        if call.args and not strict and "message" not in kwargs and len(call.args) == 1:
+            kwargs["message"] = _literal(call.args[0], "message")
+        elif call.args:
+            raise InvalidActionError('exit takes its answer as a keyword: exit(message="...").')
+        unknown = set(kwargs) - {"message"}
+        if unknown:
+            raise InvalidActionError(f"exit got unknown argument(s) {sorted(unknown)}; use exit(message=\"...\").")
+        message = kwargs.get("message", "")
+        return Action("exit", message="" if message is None else str(message))
+    if call.args:
+        raise InvalidActionError('do takes keyword arguments only: do(action="Click", element="12").')
+    unknown = set(kwargs) - {"action", "element", "argument"}
+    if unknown:
+        raise InvalidActionError(f"do got unknown argument(s) {sorted(unknown)}; allowed: action, element, argument.")
+    name = kwargs.get("action")
+    if not isinstance(name, str):
+        raise InvalidActionError('do needs action="..." naming one of: ' + _action_names() + ".")
+    spec = ACTIONS_BY_NAME.get(name) if strict else _BY_LOWER.get(name.strip().lower())
+    if spec is None or spec.name == "exit":
+        raise InvalidActionError(f"Unknown action {name!r}; expected one of: {_action_names()}.")
+    element = _element(kwargs.get("element"), spec)
+    argument = kwargs.get("argument")
+    if spec.argument:
+        if argument is None:
+            raise InvalidActionError(f'{spec.name} needs argument="..."; e.g. {spec.example()}.')
+        argument = str(argument)
+    elif argument is not None:
+        if strict:
+            raise InvalidActionError(f"{spec.name} takes no argument; e.g. {spec.example()}.")
+        argument = None
+    if not spec.element and element is not None and strict:
+        raise InvalidActionError(f"{spec.name} takes no element; e.g. {spec.example()}.")
+    return Action(spec.name, element if spec.element else None, argument)
+
+
+def _element(value: object, spec: ActionSpec) -> int | None:
+    if value is None:
+        if spec.element:
+            raise InvalidActionError(f'{spec.name} needs element="<id>"; e.g. {spec.example()}.')
+        return None
+    text = str(value).strip()
+    if not text.isdigit():
+        raise InvalidActionError(f"element must be an element id (a number from the page), got {value!r}.")
+    return int(text)
+
+
+def _literal(node: ast.expr, name: str) -> object:
+    try:
+        value = ast.literal_eval(node)
+    except (ValueError, SyntaxError):
+        raise InvalidActionError(f"{name}= must be a quoted string, got {ast.unparse(node)!r}.") from None
+    if not isinstance(value, (str, int)) or isinstance(value, bool):
+        raise InvalidActionError(f"{name}= must be a quoted string, got {value!r}.")
+    return value
+
+
+def _action_names() -> str:
+    return ", ".join(spec.name for spec in ACTIONS if spec.name != "exit")
+
+
+def _preview(text: str, limit: int = 80) -> str:
+    return repr(text if len(text) <= limit else text[: limit - 3] + "...")

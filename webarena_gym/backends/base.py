@@ -1,0 +1,92 @@
+"""What the env needs from a backend, and the site-URL bookkeeping both backends share."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Protocol
+from urllib.parse import urlsplit
+
+from ..errors import InvalidActionError
+
+if TYPE_CHECKING:
+    from ..actions import Action
+    from ..evaluators.functions import EvaluationPage
+    from ..observation import Element, PageObservation
+
+
+@dataclass(frozen=True)
+class SiteMap:
+    """Base URLs of the sites, and which of them the current task may visit.
+
+    >>> sites = SiteMap({"shopping": "http://127.0.0.1:7770", "reddit": "http://127.0.0.1:9999"})
+    >>> sites.site_of("http://127.0.0.1:9999/f/books")
+    'reddit'
+    >>> sites.site_of("http://example.com/") is None
+    True
+    """
+
+    urls: dict[str, str]
+    allowed: frozenset[str] = field(default_factory=frozenset)
+
+    def site_of(self, url: str) -> str | None:
+        parts = urlsplit(url)
+        best, best_len = None, -1
+        for name, base in self.urls.items():
+            base_parts = urlsplit(base)
+            if (base_parts.scheme, _netloc(base_parts)) != (parts.scheme, _netloc(parts)):
+                continue
+            if parts.path.startswith(base_parts.path) and len(base_parts.path) > best_len:
+                best, best_len = name, len(base_parts.path)
+        return best
+
+    def for_task(self, sites: list[str] | tuple[str, ...]) -> SiteMap:
+        """A copy that allows the task's sites and the homepage."""
+        return SiteMap(self.urls, frozenset(sites) | {"homepage"})
+
+    def check_navigation(self, url: str) -> str:
+        """The site of ``url``; an agent error when it is not one the task may visit."""
+        site = self.site_of(url)
+        if site is None or (self.allowed and site not in self.allowed):
+            allowed = ", ".join(sorted(self.allowed or self.urls))
+            raise InvalidActionError(f"Navigation to {url} was blocked: it is not one of this task's sites ({allowed}).")
+        return site
+
+
+def _netloc(parts) -> str:
+    host = (parts.hostname or "").replace("localhost", "127.0.0.1")
+    default = {"http": 80, "https": 443}.get(parts.scheme)
+    return f"{host}:{parts.port or default}"
+
+
+class Backend(Protocol):
+    """Drives one env's browsing session.
+
+    Agent mistakes raise :class:`~webarena_gym.errors.InvalidActionError` (the env turns
+    them into ``info["last_action_error"]``); infrastructure faults raise
+    :class:`~webarena_gym.errors.InfrastructureError` subclasses.
+    """
+
+    name: str
+
+    @property
+    def sites(self) -> SiteMap:
+        """Base URLs of the sites this backend reaches."""
+
+    @property
+    def url(self) -> str:
+        """The current page's URL."""
+
+    def start(self, start_url: str, *, allowed_sites: tuple[str, ...], login: dict[str, str]) -> None:
+        """Begin an episode: a fresh session (no cookies), logged in as ``login[site]``, at ``start_url``."""
+
+    def observe(self) -> PageObservation:
+        """The current page, simplified."""
+
+    def execute(self, action: Action, element: Element | None) -> None:
+        """Carry out a page action (not exit, not scrolling: the env handles those)."""
+
+    def evaluation_page(self) -> EvaluationPage:
+        """The final page, for the evaluators."""
+
+    def close(self) -> None:
+        """Release the session (browser context, cookies)."""

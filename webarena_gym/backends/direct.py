@@ -1,0 +1,334 @@
+"""The direct backend: the embedded sites' WSGI apps called in-process, no browser.
+
+Pages are parsed with lxml; links are followed and forms submitted the way a browser
+without JavaScript would (lxml's form handling gives the successful controls). Typing,
+checking and selecting change the parsed document in place, so the next observation
+shows the new state and a later submit sends it. The fast path for RL on CPU.
+"""
+
+from __future__ import annotations
+
+import logging
+from http.cookies import CookieError, SimpleCookie
+from urllib.parse import urldefrag, urlencode, urljoin, urlsplit
+
+import lxml.html
+from werkzeug.test import EnvironBuilder, run_wsgi_app
+
+from ..actions import Action
+from ..errors import InvalidActionError, SiteUnavailableError
+from ..evaluators.functions import EvaluationPage
+from ..observation import Element, PageObservation, parse_html, simplify_document
+from ..sites.spec import SITE_MODULES, app_for, default_base_url
+from ..sites.webapp import SITE_URLS_KEY, WORLD_KEY, login_cookie
+from ..sites.world import World
+from .base import SiteMap
+
+logger = logging.getLogger(__name__)
+
+MAX_REDIRECTS = 10
+SUBMIT_TYPES = ("submit", "image")
+
+
+class DirectBackend:
+    """In-process browsing of the embedded sites for one env.
+
+    Args:
+        world: The env's world; every request of this backend reads and writes it.
+        site_urls: Base URL per site (default: WebArena's ports on 127.0.0.1). Only
+            used to route URLs to apps; nothing listens on them.
+    """
+
+    name = "direct"
+
+    def __init__(self, world: World, site_urls: dict[str, str] | None = None):
+        self.world = world
+        self._sites = SiteMap(dict(site_urls or {name: default_base_url(name) for name in SITE_MODULES}))
+        self._cookies: dict[str, str] = {}
+        self._history: list[str] = []
+        self._position = -1
+        self._url = ""
+        self._root: lxml.html.HtmlElement | None = None
+        self._page: PageObservation | None = None
+        self._focused: str | None = None  # key of the field Press Enter submits
+
+    # -- Backend protocol -------------------------------------------------------------
+    @property
+    def sites(self) -> SiteMap:
+        return self._sites
+
+    @property
+    def url(self) -> str:
+        return self._url
+
+    def start(self, start_url: str, *, allowed_sites: tuple[str, ...], login: dict[str, str]) -> None:
+        self._sites = self._sites.for_task(allowed_sites)
+        self._cookies = {}
+        for site, user in login.items():
+            name, value = login_cookie(site, user)
+            self._cookies[name] = value
+        self._history, self._position = [], -1
+        self._navigate("GET", start_url, check=False)
+
+    def observe(self) -> PageObservation:
+        if self._page is None:
+            self._page = simplify_document(self._root) if self._root is not None else PageObservation(text="")
+        return self._page
+
+    def execute(self, action: Action, element: Element | None) -> None:
+        name = action.name
+        if name in ("Wait", "Hover"):
+            return  # no scripts run here, so neither changes the page
+        if name == "Go Backward":
+            return self._go_history(-1)
+        if name == "Go Forward":
+            return self._go_history(+1)
+        if name == "Press Enter":
+            return self._press_enter()
+        node = self._node(element)
+        if node.get("disabled") is not None:
+            raise InvalidActionError(f"Element {element.id} is disabled.")
+        if name == "Click":
+            return self._click(node, element)
+        if name in ("Type", "Search"):
+            self._type(node, element, action.argument or "")
+            if name == "Search":
+                self._press_enter()
+            return
+        if name == "Select Dropdown Option":
+            return self._select(node, element, action.argument or "")
+        raise InvalidActionError(f"{name} is not supported by the direct backend.")
+
+    def evaluation_page(self) -> EvaluationPage:
+        return _DirectEvaluationPage(self)
+
+    def close(self) -> None:
+        self._cookies.clear()
+        self._root = self._page = None
+
+    # -- requests ---------------------------------------------------------------------
+    def fetch(self, method: str, url: str, data: list[tuple[str, str]] | None = None) -> tuple[str, int, str]:
+        """Request ``url`` (following redirects); returns (final url, status, html)."""
+        for _ in range(MAX_REDIRECTS):
+            site = self._sites.site_of(url)
+            if site is None:
+                raise InvalidActionError(f"Navigation to {url} was blocked: it is not one of the embedded sites.")
+            status, headers, body = self._call(site, method, url, data)
+            location = headers.get("Location")
+            if status in (301, 302, 303, 307, 308) and location:
+                url = urljoin(url, location)
+                if status in (301, 302, 303):
+                    method, data = "GET", None
+                continue
+            return url, status, body
+        raise InvalidActionError(f"Too many redirects from {url}.")
+
+    def _call(self, site: str, method: str, url: str, data: list[tuple[str, str]] | None):
+        parts = urlsplit(url)
+        builder = EnvironBuilder(
+            path=parts.path or "/",
+            base_url=f"{parts.scheme}://{parts.netloc}",
+            query_string=parts.query,
+            method=method,
+            data=urlencode(data or []) if method == "POST" else None,
+            content_type="application/x-www-form-urlencoded" if method == "POST" else None,
+            headers={"Cookie": "; ".join(f"{k}={v}" for k, v in self._cookies.items())} if self._cookies else None,
+        )
+        environ = builder.get_environ()
+        environ[WORLD_KEY] = self.world
+        environ[SITE_URLS_KEY] = self._sites.urls
+        try:
+            with self.world.lock:
+                app_iter, status, headers = run_wsgi_app(app_for(site), environ, buffered=True)
+                body = b"".join(app_iter)
+        except Exception as exc:  # a bug in an embedded site, not the agent's fault
+            raise SiteUnavailableError(f"The embedded {site} site failed on {method} {url}: {exc!r}") from exc
+        for header in headers.getlist("Set-Cookie"):
+            self._store_cookie(header)
+        code = int(status.split()[0])
+        if code >= 500:
+            logger.warning("Embedded site %s answered %s for %s %s", site, status, method, url)
+        return code, headers, body.decode("utf-8", errors="replace")
+
+    def _store_cookie(self, header: str) -> None:
+        try:
+            jar = SimpleCookie(header)
+        except CookieError:
+            return
+        for name, morsel in jar.items():
+            if morsel["max-age"] == "0" or "1970" in (morsel["expires"] or ""):
+                self._cookies.pop(name, None)
+            else:
+                self._cookies[name] = morsel.value
+
+    def _navigate(self, method: str, url: str, data: list[tuple[str, str]] | None = None, *, check: bool = True) -> None:
+        url = urldefrag(url)[0]
+        if check:
+            self._sites.check_navigation(url)
+        final_url, _status, html = self.fetch(method, url, data)
+        self._show(final_url, html)
+        del self._history[self._position + 1 :]
+        self._history.append(final_url)
+        self._position = len(self._history) - 1
+
+    def _show(self, url: str, html: str) -> None:
+        self._url = url
+        self._root = parse_html(html)
+        self._page = None
+        self._focused = None
+
+    def _go_history(self, step: int) -> None:
+        target = self._position + step
+        if not 0 <= target < len(self._history):
+            raise InvalidActionError("There is no page to go " + ("back to." if step < 0 else "forward to."))
+        final_url, _status, html = self.fetch("GET", self._history[target])
+        self._position = target
+        self._show(final_url, html)
+
+    # -- page actions -----------------------------------------------------------------
+    def _node(self, element: Element | None) -> lxml.html.HtmlElement:
+        if element is None or self._root is None:
+            raise InvalidActionError("This action needs an element of the current page.")
+        found = self._root.getroottree().xpath(element.key)
+        if not found:
+            raise InvalidActionError(f"Element {element.id} is no longer on the page.")
+        return found[0]
+
+    def _click(self, node: lxml.html.HtmlElement, element: Element) -> None:
+        tag = node.tag
+        kind = (node.get("type") or "").lower()
+        if tag == "a":
+            href = (node.get("href") or "").strip()
+            if not href or href.startswith("#"):
+                return
+            if href.lower().startswith(("javascript:", "mailto:", "tel:")):
+                raise InvalidActionError(f"Element {element.id} is a link the direct backend cannot follow ({href}).")
+            return self._navigate("GET", urljoin(self._url, href))
+        if tag == "input" and kind in ("checkbox", "radio"):
+            return self._toggle(node, kind)
+        if (tag == "button" and kind in ("", "submit")) or (tag == "input" and kind in SUBMIT_TYPES):
+            form = _form_of(node)
+            if form is None:
+                return
+            return self._submit(form, node)
+        if element.is_text_field() or tag == "select":
+            self._focused = element.key
+        # other clickables (type=button, ARIA roles) need scripts, which do not run here
+
+    def _toggle(self, node: lxml.html.HtmlElement, kind: str) -> None:
+        if kind == "checkbox":
+            if node.get("checked") is None:
+                node.set("checked", "")
+            else:
+                del node.attrib["checked"]
+        else:
+            form = _form_of(node)
+            scope = form if form is not None else self._root
+            for other in scope.iter("input"):
+                if (other.get("type") or "").lower() == "radio" and other.get("name") == node.get("name"):
+                    other.attrib.pop("checked", None)
+            node.set("checked", "")
+        self._page = None
+
+    def _type(self, node: lxml.html.HtmlElement, element: Element, text: str) -> None:
+        if not element.is_text_field():
+            raise InvalidActionError(f"Element {element.id} is a {element.input_type}, not a text field; Type needs one.")
+        if node.tag == "textarea":
+            for child in list(node):
+                node.remove(child)
+            node.text = text
+        else:
+            node.set("value", text)
+        self._focused = element.key
+        self._page = None
+
+    def _select(self, node: lxml.html.HtmlElement, element: Element, option_text: str) -> None:
+        if node.tag != "select":
+            raise InvalidActionError(f"Element {element.id} is a {element.input_type}, not a dropdown.")
+        options = list(node.iter("option"))
+        wanted = option_text.strip()
+        match = [o for o in options if _text(o) == wanted] or [o for o in options if _text(o).lower() == wanted.lower()]
+        if not match:
+            choices = ", ".join(repr(_text(o)) for o in options)
+            raise InvalidActionError(f"Dropdown {element.id} has no option {option_text!r}; options: {choices}.")
+        for option in options:
+            option.attrib.pop("selected", None)
+        match[0].set("selected", "")
+        self._focused = element.key
+        self._page = None
+
+    def _press_enter(self) -> None:
+        if self._focused is None or self._root is None:
+            raise InvalidActionError("Press Enter needs a field to be in focus: Type into it or Click it first.")
+        node = self._root.getroottree().xpath(self._focused)[0]
+        if node.tag == "textarea":
+            node.text = (node.text or "") + "\n"
+            self._page = None
+            return
+        form = _form_of(node)
+        if form is None:
+            raise InvalidActionError("The focused field is not in a form; Enter does nothing here.")
+        default_button = next(
+            (b for b in form.iter("button", "input") if (b.get("type") or ("submit" if b.tag == "button" else "")).lower() in SUBMIT_TYPES),
+            None,
+        )
+        self._submit(form, default_button)
+
+    def _submit(self, form: lxml.html.FormElement, button: lxml.html.HtmlElement | None) -> None:
+        values = [(k, v if v is not None else "") for k, v in form.form_values()]
+        if button is not None and button.get("name"):
+            values.append((button.get("name"), button.get("value") or ""))
+        method = (form.get("method") or "GET").upper()
+        action = urljoin(self._url, form.get("action") or self._url)
+        if method == "GET":
+            base = urldefrag(action)[0].split("?")[0]
+            self._navigate("GET", f"{base}?{urlencode(values)}" if values else base)
+        else:
+            self._navigate("POST", action, values)
+
+
+def _form_of(node: lxml.html.HtmlElement) -> lxml.html.FormElement | None:
+    form_id = node.get("form")
+    if form_id:
+        found = node.getroottree().getroot().get_element_by_id(form_id, None)
+        if found is not None and found.tag == "form":
+            return found
+    for ancestor in node.iterancestors("form"):
+        return ancestor
+    return None
+
+
+def _text(node: lxml.html.HtmlElement) -> str:
+    return " ".join(node.text_content().split())
+
+
+class _DirectEvaluationPage:
+    """The direct backend's final page, as the evaluators see it."""
+
+    def __init__(self, backend: DirectBackend):
+        self._backend = backend
+        self._url = backend.url
+        self._html = lxml.html.tostring(backend._root, encoding="unicode") if backend._root is not None else ""
+
+    @property
+    def url(self) -> str:
+        return self._url
+
+    @property
+    def world(self) -> World:
+        return self._backend.world
+
+    @property
+    def site_urls(self) -> dict[str, str]:
+        return self._backend.sites.urls
+
+    def goto(self, url: str) -> None:
+        self._url, _status, self._html = self._backend.fetch("GET", url)
+
+    def content(self) -> str:
+        return self._html
+
+    def evaluate_locator(self, locator: str) -> str:
+        from ..evaluators.locators import evaluate_locator_on_html
+
+        return evaluate_locator_on_html(self._html, locator)

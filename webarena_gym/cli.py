@@ -1,0 +1,155 @@
+"""The ``webarena-gym`` command line.
+
+    webarena-gym serve [--ephemeral]                  serve the embedded sites on WebArena's ports
+    webarena-gym tasks list --suite embedded --split test
+    webarena-gym tasks show ID
+    webarena-gym demos --split train --out demos.jsonl
+    webarena-gym baseline                             oracle vs random agent, success per site
+    webarena-gym sites up|status|configure|login|reset|env   the real sites in docker
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+import time
+from collections.abc import Sequence
+
+from .errors import WebArenaGymError
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    if not hasattr(args, "handler"):
+        parser.print_help()
+        return 2
+    try:
+        return int(args.handler(args) or 0)
+    except WebArenaGymError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="webarena-gym", description="Gymnasium web environments for WebArena-Lite.")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log progress details")
+    commands = parser.add_subparsers(title="commands")
+
+    serve = commands.add_parser("serve", help="serve the embedded sites over HTTP")
+    serve.add_argument("--host", default="127.0.0.1", help="interface to bind (default: loopback)")
+    serve.add_argument("--ephemeral", action="store_true", help="pick free ports instead of WebArena's")
+    serve.add_argument("--sites", nargs="+", help="only these sites")
+    serve.set_defaults(handler=_serve)
+
+    tasks = commands.add_parser("tasks", help="list or show tasks")
+    task_commands = tasks.add_subparsers(title="tasks commands")
+    listing = task_commands.add_parser("list", help="one task per line: id, sites, intent")
+    listing.add_argument("--suite", default="embedded", choices=["embedded", "webarena-lite"])
+    listing.add_argument("--split", default="test", choices=["test", "train"])
+    listing.set_defaults(handler=_tasks_list)
+    show = task_commands.add_parser("show", help="one task as JSON")
+    show.add_argument("task_id", type=int)
+    show.add_argument("--suite", default="embedded", choices=["embedded", "webarena-lite"])
+    show.add_argument("--split", default=None, choices=["test", "train"], help="default: search both")
+    show.set_defaults(handler=_tasks_show)
+
+    demos = commands.add_parser("demos", help="record oracle demonstrations (JSONL) for behaviour cloning")
+    demos.add_argument("--split", default="train", choices=["test", "train"])
+    demos.add_argument("--out", required=True, help="output JSONL path")
+    demos.add_argument("--backend", default="direct", choices=["direct", "playwright"])
+    demos.add_argument("--limit", type=int, default=None, help="only the first N tasks")
+    demos.set_defaults(handler=_demos)
+
+    baseline = commands.add_parser("baseline", help="oracle and random agent on the embedded suite, success per site")
+    baseline.add_argument("--split", default="test", choices=["test", "train"])
+    baseline.add_argument("--backend", default="direct", choices=["direct", "playwright"])
+    baseline.add_argument("--max-steps", type=int, default=15)
+    baseline.set_defaults(handler=_baseline)
+
+    try:
+        from .docker_sites.cli import add_sites_commands
+    except ImportError:  # pragma: no cover - the docker tooling is part of the package
+        add_sites_commands = None
+    if add_sites_commands is not None:
+        add_sites_commands(commands)
+    return parser
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from .sites.server import SiteServer
+
+    server = SiteServer(sites=args.sites, host=args.host, ephemeral=args.ephemeral).start()
+    for name, url in server.base_urls.items():
+        print(f"{name:<16} {url}")
+    print("Serving; Ctrl-C stops.", flush=True)
+    try:
+        while True:
+            time.sleep(3600)
+    finally:
+        server.stop()
+
+
+def _load(suite: str, split: str):
+    from .tasks.loading import load_tasks
+
+    if suite == "embedded":
+        from .sites.spec import SITE_MODULES, default_base_url
+
+        urls = {name: default_base_url(name) for name in SITE_MODULES}
+    else:
+        from .tasks.official import site_urls_from_environment
+
+        urls = site_urls_from_environment()
+    return load_tasks(suite, split, site_urls=urls)
+
+
+def _tasks_list(args: argparse.Namespace) -> int:
+    for task in _load(args.suite, args.split):
+        print(f"{task.task_id}\t{','.join(task.sites)}\t{task.intent}")
+    return 0
+
+
+def _tasks_show(args: argparse.Namespace) -> int:
+    from .errors import UnknownTaskError
+
+    for split in [args.split] if args.split else ["test", "train"]:
+        for task in _load(args.suite, split):
+            if task.task_id == args.task_id:
+                print(json.dumps(task.to_dict(), indent=2, ensure_ascii=False))
+                return 0
+    raise UnknownTaskError(f"No task {args.task_id} in the {args.suite} suite; `webarena-gym tasks list` shows the ids.")
+
+
+def _demos(args: argparse.Namespace) -> int:
+    from .demos import record_oracle_demonstrations, write_demonstrations
+    from .tasks.embedded_suite import embedded_tasks
+
+    ids = [t.task_id for t in embedded_tasks(args.split)][: args.limit]
+    count = write_demonstrations(record_oracle_demonstrations(args.split, task_ids=ids, backend=args.backend), args.out)
+    print(f"Wrote {count} demonstrations to {args.out}")
+    return 0
+
+
+def _baseline(args: argparse.Namespace) -> int:
+    from .env import WebArenaEnv
+    from .evaluation import RandomPolicy, format_success_table, run_oracle_suite, run_policy
+
+    env = WebArenaEnv(suite="embedded", split=args.split, backend=args.backend, max_steps=args.max_steps)
+    try:
+        ids = [t.task_id for t in env.tasks]
+        oracle = run_oracle_suite(env, ids, args.split)
+        random_agent = run_policy(env, RandomPolicy(seed=0), ids, desc="random agent")
+    finally:
+        env.close()
+    print(format_success_table({"oracle": oracle, "random agent": random_agent}))
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,328 @@
+"""``WebArenaLite-v0``: the Gymnasium environment.
+
+One episode = one WebArena task: the agent reads a text observation of the page and
+answers with an action string until it calls ``exit(message=...)`` (terminated) or runs
+out of steps (truncated); the task's evaluators then give a reward of exactly 0 or 1.
+
+Agent mistakes never raise: the step counts, the page stays, and
+``info["last_action_error"]`` (and the top of the next observation) says what was wrong.
+Infrastructure faults raise :class:`~webarena_gym.errors.InfrastructureError`.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+import warnings
+from typing import Any
+
+import gymnasium as gym
+
+from .actions import Action, describe_actions, parse_action
+from .backends.base import Backend
+from .errors import ConfigurationError, InvalidActionError, UnknownTaskError
+from .observation import DEFAULT_MAX_CHARS, PageObservation
+from .spaces import UnicodeText
+from .tasks.loading import SUITES, load_tasks, resolve_suite
+from .tasks.task import Task
+
+logger = logging.getLogger(__name__)
+
+BACKENDS = ("direct", "playwright")
+#: Step limits used by WebAgent-R1: 15 interactions in training, 30 in evaluation.
+DEFAULT_MAX_STEPS = 15
+_embedded_default_announced = False
+
+
+class WebArenaEnv(gym.Env[str, str]):
+    """Web tasks of WebArena-Lite (or the embedded suite) as a Gymnasium env.
+
+    Args:
+        suite: ``"embedded"`` (offline sites in this package) or ``"webarena-lite"`` (the
+            official tasks on real WebArena sites, configured with ``WA_*`` variables).
+            Default: webarena-lite when those variables are set, else embedded.
+        split: ``"test"`` or ``"train"``.
+        backend: ``"direct"`` (in-process, embedded sites only) or ``"playwright"``
+            (real Chromium). Default: direct for embedded, playwright otherwise.
+        task_ids: Restrict the env to these task ids (reset picks among them).
+        max_steps: Step limit; reaching it truncates the episode (15 for training, 30
+            is the usual evaluation budget).
+        max_chars: Character budget of one observation; longer pages are cut with a
+            marker and read with Scroll Down / Scroll Up.
+        strict_actions: Accept only a bare action call (no ``<answer>`` tags, fences or prose).
+        judge: Optional fuzzy-match judge ``(intent, answer, reference) -> bool``.
+        tasks: Explicit task dicts or :class:`Task` objects (overrides suite/split loading).
+        site_urls: Base URL per site for the real sites (overrides ``WA_*`` variables).
+        render_mode: ``"ansi"`` returns the current observation from :meth:`render`.
+
+    >>> env = WebArenaEnv(suite="embedded", split="test")  # doctest: +SKIP
+    >>> observation, info = env.reset(seed=0)               # doctest: +SKIP
+    """
+
+    metadata = {"render_modes": ["ansi"]}
+
+    def __init__(
+        self,
+        suite: str | None = None,
+        split: str = "test",
+        backend: str | None = None,
+        task_ids: list[int] | tuple[int, ...] | None = None,
+        max_steps: int = DEFAULT_MAX_STEPS,
+        max_chars: int = DEFAULT_MAX_CHARS,
+        strict_actions: bool = False,
+        judge: Any = None,
+        tasks: list[Any] | None = None,
+        site_urls: dict[str, str] | None = None,
+        render_mode: str | None = None,
+    ):
+        chosen_by_default = suite is None and tasks is None
+        suite = resolve_suite(suite)
+        if chosen_by_default and suite == "embedded":
+            _announce_embedded_default()
+        if backend is None:
+            backend = "direct" if suite == "embedded" else "playwright"
+        if backend not in BACKENDS:
+            raise ConfigurationError(f"backend must be one of {BACKENDS}, got {backend!r}.")
+        if backend == "direct" and suite != "embedded":
+            raise ConfigurationError(
+                "The direct backend only runs the embedded sites; the real WebArena sites need "
+                "backend='playwright'."
+            )
+        if not isinstance(max_steps, int) or max_steps < 1:
+            raise ConfigurationError(f"max_steps must be a positive integer, got {max_steps!r}.")
+        if not isinstance(max_chars, int) or max_chars < 200:
+            raise ConfigurationError(f"max_chars must be an integer of at least 200, got {max_chars!r}.")
+        if render_mode not in (None, "ansi"):
+            raise ConfigurationError(f"render_mode must be None or 'ansi', got {render_mode!r}.")
+        self.suite, self.split, self.backend_name = suite, split, backend
+        self.max_steps, self.max_chars = max_steps, max_chars
+        self.strict_actions, self.judge, self.render_mode = strict_actions, judge, render_mode
+
+        self.world = None
+        if suite == "embedded":
+            from .sites.world import World
+
+            self.world = World()
+        self.backend: Backend = _make_backend(backend, suite, self.world, site_urls)
+        all_tasks = load_tasks(suite, split, site_urls=self.backend.sites.urls, tasks=tasks)
+        self.tasks = _select_tasks(all_tasks, task_ids, suite, split)
+        self.tasks_by_id = {t.task_id: t for t in self.tasks}
+
+        self.observation_space = UnicodeText(max_length=max_chars + 2_000)
+        self.action_space = UnicodeText(max_length=100_000)
+        self.task: Task | None = None
+        self._steps = 0
+        self._scroll = 0
+        self._done = True
+        self._observation = ""
+        self._page: PageObservation | None = None
+        self._info: dict[str, Any] = {}
+
+    # -- Gymnasium API ----------------------------------------------------------------
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[str, dict[str, Any]]:
+        """Start a task: ``options={"task_id": ...}`` picks one, else one is drawn with ``np_random``."""
+        super().reset(seed=seed)
+        options = options or {}
+        if "task_id" in options and options["task_id"] is not None:
+            task = self.tasks_by_id.get(options["task_id"])
+            if task is None:
+                raise UnknownTaskError(_unknown_task_message(options["task_id"], self.tasks, self.suite, self.split))
+        else:
+            task = self.tasks[int(self.np_random.integers(len(self.tasks)))]
+        self.task = task
+        started = time.perf_counter()
+        if self.world is not None:
+            self.world.reset()
+        login = _logins(task) if task.require_login else {}
+        self.backend.start(task.start_url, allowed_sites=tuple(task.sites), login=login)
+        self._steps, self._scroll, self._done = 0, 0, False
+        self._page = self.backend.observe()
+        observation = self._render_observation(None)
+        info = self._base_info()
+        info.update(last_action="", last_action_error="", timings={"reset_s": time.perf_counter() - started})
+        self._info = info
+        return observation, dict(info)
+
+    def step(self, action: str) -> tuple[str, float, bool, bool, dict[str, Any]]:
+        if self.task is None:
+            raise gym.error.ResetNeeded("Call reset() before step().")
+        if self._done:
+            info = dict(self._info, last_action=str(action), last_action_error="The episode is over; call reset().")
+            return self._observation, 0.0, False, True, info
+        timings: dict[str, float] = {}
+        started = time.perf_counter()
+        self._steps += 1
+        error = ""
+        answer: str | None = None
+        terminated = False
+        try:
+            parsed = parse_action(action, strict=self.strict_actions)
+            if parsed.name == "exit":
+                terminated, answer = True, parsed.message or ""
+            else:
+                self._apply(parsed)
+        except InvalidActionError as exc:
+            error = str(exc)
+        timings["action_s"] = time.perf_counter() - started
+        observe_started = time.perf_counter()
+        if not terminated:
+            self._page = self.backend.observe()
+        timings["observation_s"] = time.perf_counter() - observe_started
+        truncated = not terminated and self._steps >= self.max_steps
+        reward, components = 0.0, {}
+        if terminated or truncated:
+            self._done = True
+            evaluate_started = time.perf_counter()
+            reward, components = self._evaluate(answer)
+            timings["evaluation_s"] = time.perf_counter() - evaluate_started
+        observation = self._render_observation(error)
+        info = self._base_info()
+        info.update(
+            last_action=str(action),
+            last_action_error=error,
+            reward_components=components,
+            answer=answer,
+            timings=timings,
+        )
+        self._info = info
+        return observation, reward, terminated, truncated, dict(info)
+
+    @property
+    def page(self) -> PageObservation | None:
+        """The current page with all its numbered elements (scripted agents, debugging)."""
+        return self._page
+
+    def render(self) -> str | None:
+        return self._observation if self.render_mode == "ansi" else None
+
+    def close(self) -> None:
+        self.backend.close()
+        if self.world is not None:
+            self.world.close()
+            self.world = None
+        super().close()
+
+    # -- internals --------------------------------------------------------------------
+    def _apply(self, action: Action) -> None:
+        if action.name in ("Scroll Down", "Scroll Up"):
+            self._scroll_page(+1 if action.name == "Scroll Down" else -1)
+            self.backend.execute(action, None)  # the browser scrolls too (lazy-loading pages)
+            return
+        element = None
+        if action.element is not None:
+            element = self._page.element(action.element) if self._page else None
+            if element is None:
+                count = len(self._page.elements) if self._page else 0
+                raise InvalidActionError(
+                    f"There is no element {action.element} on this page (ids go from 0 to {count - 1})."
+                    if count
+                    else f"There is no element {action.element}: this page has no interactive elements."
+                )
+        before = self.backend.url
+        self.backend.execute(action, element)
+        if self.backend.url != before:
+            self._scroll = 0
+
+    def _scroll_page(self, direction: int) -> None:
+        text = self._page.text if self._page else ""
+        step = max(self.max_chars - 500, self.max_chars // 2)
+        target = self._scroll + direction * step
+        if target < 0 or target >= len(text):
+            raise InvalidActionError("Already at the " + ("top" if direction < 0 else "bottom") + " of the page.")
+        if direction > 0:
+            target = text.rfind("\n", 0, target) + 1 or target
+        else:
+            target = 0 if target == 0 else text.rfind("\n", 0, target) + 1
+        self._scroll = target
+
+    def _render_observation(self, error: str | None) -> str:
+        page = self._page or PageObservation(text="")
+        body = page.window(self._scroll, self.max_chars)
+        header = f"[Error: {error}]\n" if error else ""
+        self._observation = header + body
+        return self._observation
+
+    def _evaluate(self, answer: str | None) -> tuple[float, dict[str, float]]:
+        from .evaluators import evaluate
+
+        result = evaluate(
+            self.task, answer=answer, url=self.backend.url, page=self.backend.evaluation_page(), judge=self.judge
+        )
+        return float(result.reward), dict(result.components)
+
+    def _base_info(self) -> dict[str, Any]:
+        task = self.task
+        return {
+            "task_id": task.task_id,
+            "intent": task.intent,
+            "url": self.backend.url,
+            "sites": list(task.sites),
+            "suite": self.suite,
+            "backend": self.backend_name,
+            "step": self._steps,
+            "max_steps": self.max_steps,
+            "action_description": describe_actions(),
+        }
+
+
+def _announce_embedded_default() -> None:
+    """Say once per process that a bare make() fell back to the embedded sites."""
+    global _embedded_default_announced
+    if not _embedded_default_announced:
+        _embedded_default_announced = True
+        warnings.warn(
+            "No WebArena sites are configured (WA_SHOPPING, WA_REDDIT, ... are unset): "
+            "WebArenaLite-v0 runs the embedded offline sites and tasks (info['suite'] == 'embedded'). "
+            "Pass suite='embedded' to silence this, or see docker/README.md for the real sites.",
+            stacklevel=4,
+        )
+
+
+def _make_backend(name: str, suite: str, world: Any, site_urls: dict[str, str] | None) -> Backend:
+    if name == "direct":
+        from .backends.direct import DirectBackend
+
+        return DirectBackend(world)
+    from .backends.playwright import PlaywrightBackend
+
+    return PlaywrightBackend(world=world, site_urls=site_urls if suite != "embedded" else None)
+
+
+def _select_tasks(tasks: list[Task], task_ids: Any, suite: str, split: str) -> list[Task]:
+    if task_ids is None:
+        if not tasks:
+            raise ConfigurationError(f"The {suite} suite has no {split} tasks.")
+        return tasks
+    by_id = {t.task_id: t for t in tasks}
+    missing = [i for i in task_ids if i not in by_id]
+    if missing:
+        raise UnknownTaskError(_unknown_task_message(missing[0], tasks, suite, split))
+    if not task_ids:
+        raise ConfigurationError("task_ids is empty; pass None for all tasks.")
+    return [by_id[i] for i in task_ids]
+
+
+def _unknown_task_message(task_id: Any, tasks: list[Task], suite: str, split: str) -> str:
+    ids = sorted(t.task_id for t in tasks)
+    shown = ", ".join(map(str, ids[:10])) + (f", ... {ids[-1]}" if len(ids) > 10 else "")
+    return (
+        f"Unknown task id {task_id!r} in the {suite} {split} split ({len(ids)} tasks; valid ids: {shown}). "
+        "`webarena-gym tasks list` prints them all."
+    )
+
+
+def _logins(task: Task) -> dict[str, str]:
+    from .sites.spec import get_site
+
+    logins = {}
+    for site in task.sites:
+        try:
+            spec = get_site(site)
+        except ConfigurationError:
+            continue
+        if spec.default_user:
+            logins[site] = spec.default_user[0]
+    return logins
+
+
+__all__ = ["WebArenaEnv", "SUITES"]

@@ -1,0 +1,22 @@
+"""The forum's Flask app: a Postmill-shaped community (forums, posts, comments, votes)."""
+
+from __future__ import annotations
+
+from flask import Flask
+
+from ..webapp import create_site_app
+from . import views_account, views_forum, views_listing, views_post
+from .queries import comment_path, format_count, post_path
+
+
+def create_app() -> Flask:
+    app = create_site_app("reddit", __name__)
+    app.jinja_env.globals.update(post_path=post_path, comment_path=comment_path)
+    app.jinja_env.filters["count"] = format_count
+    app.jinja_env.filters["points"] = lambda n: f"{n} point" if abs(n) == 1 else f"{n} points"
+    app.jinja_env.filters["short_date"] = lambda stamp: stamp[:16] if stamp else ""
+    views_listing.register(app)
+    views_forum.register(app)
+    views_post.register(app)
+    views_account.register(app)
+    return app

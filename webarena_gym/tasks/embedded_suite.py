@@ -1,0 +1,100 @@
+"""The embedded task suite: test and train splits built from the task families.
+
+Every family lists all the instances the seeded data supports. The test split takes
+WebArena-Lite's site mix (shopping 45, shopping_admin 35, gitlab 30, map 26, reddit 19,
+multi-site 10 = 165 tasks), drawn round-robin over each site's families from a
+deterministic shuffle of their instances; everything else is the train split. Test
+and train never share an instantiation. Test ids are 0..164, train ids start at 1000.
+"""
+
+from __future__ import annotations
+
+import random
+import zlib
+from collections import defaultdict
+from functools import cache
+from typing import Any
+
+from .embedded import all_families
+from .families import TaskFamily
+from .task import Task
+
+#: Test tasks per site group, as in WebArena-Lite.
+TEST_QUOTA = {"shopping": 45, "shopping_admin": 35, "gitlab": 30, "map": 26, "reddit": 19, "multisite": 10}
+TRAIN_FIRST_ID = 1000
+
+
+def site_group(family: TaskFamily) -> str:
+    return family.sites[0] if len(family.sites) == 1 else "multisite"
+
+
+def _pristine(site: str):
+    from ..sites.world import pristine_database
+
+    return pristine_database(site)
+
+
+@cache
+def family_instances() -> dict[str, list[dict[str, Any]]]:
+    """Every family's instances, shuffled deterministically (keyed by family name)."""
+    instances = {}
+    for family in all_families():
+        items = [dict(item) for item in family.instantiate(_pristine)]
+        random.Random(zlib.crc32(family.name.encode())).shuffle(items)
+        instances[family.name] = items
+    return instances
+
+
+@cache
+def _splits() -> dict[str, list[tuple[TaskFamily, dict[str, Any]]]]:
+    families = all_families()
+    instances = family_instances()
+    by_group: dict[str, list[TaskFamily]] = defaultdict(list)
+    for family in families:
+        by_group[site_group(family)].append(family)
+    taken: dict[str, int] = defaultdict(int)
+    test: list[tuple[TaskFamily, dict[str, Any]]] = []
+    for group, quota in TEST_QUOTA.items():
+        members = by_group.get(group, [])
+        while quota > 0 and any(taken[f.name] < len(instances[f.name]) - 1 for f in members):
+            for family in members:
+                # keep at least one instance of every family for training
+                if quota > 0 and taken[family.name] < len(instances[family.name]) - 1:
+                    test.append((family, instances[family.name][taken[family.name]]))
+                    taken[family.name] += 1
+                    quota -= 1
+    train = [(f, item) for f in families for item in instances[f.name][taken[f.name] :]]
+    return {"test": test, "train": train}
+
+
+def _to_task(family: TaskFamily, template_id: int, item: dict[str, Any], task_id: int) -> Task:
+    data = dict(item)
+    data.update(
+        task_id=task_id,
+        intent_template=family.intent_template,
+        intent_template_id=template_id,
+        sites=list(data.get("sites") or family.sites),
+    )
+    data.setdefault("require_login", True)
+    data.setdefault("storage_state", None)
+    data.setdefault("geolocation", None)
+    data.setdefault("instantiation_dict", {})
+    return Task.from_dict(data)
+
+
+@cache
+def embedded_tasks(split: str) -> tuple[Task, ...]:
+    """The embedded suite's tasks of one split, URLs still as placeholders."""
+    template_ids = {f.name: i for i, f in enumerate(all_families())}
+    first = 0 if split == "test" else TRAIN_FIRST_ID
+    return tuple(
+        _to_task(family, template_ids[family.name], item, first + i) for i, (family, item) in enumerate(_splits()[split])
+    )
+
+
+def family_of(task_id: int, split: str) -> TaskFamily:
+    """The family that produced an embedded task (its oracle solves the task)."""
+    for task, (family, _item) in zip(embedded_tasks(split), _splits()[split]):
+        if task.task_id == task_id:
+            return family
+    raise KeyError(task_id)
