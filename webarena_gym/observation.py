@@ -71,10 +71,14 @@ BREAKING_TAGS = frozenset(
     "div section article header footer nav main aside br hr address figure figcaption details summary body html "
     "thead tbody tfoot".split()
 )
+#: Inside these, wrappers that would break the line only separate words (a table cell
+#: built from divs stays on its row).
+LINE_CONTAINERS = frozenset("td th p h1 h2 h3 h4 h5 h6 dt dd label caption legend".split())
 CLICK_ROLES = frozenset("button link checkbox radio tab menuitem option switch combobox textbox searchbox treeitem".split())
 SHOWN_ATTRIBUTES = ("type", "placeholder", "value", "title", "aria-label", "role", "checked", "selected", "disabled")
 BOOLEAN_ATTRIBUTES = frozenset({"checked", "selected", "disabled"})
 TEXT_INPUT_TYPES = frozenset("text search email url tel password number date datetime-local month week time".split())
+BUTTON_INPUT_TYPES = frozenset({"submit", "button", "reset", "image"})
 DEFAULT_MAX_CHARS = 16_000
 
 _WHITESPACE = re.compile(r"\s+")
@@ -181,6 +185,7 @@ class _Simplifier:
         self.parts: list[str] = []
         self.elements: list[Element] = []
         self.labels_by_for = self._labels_by_for()
+        self.line_depth = 0  # > 0 inside a LINE_CONTAINERS element
 
     def run(self) -> PageObservation:
         title_el = self.root.find(".//title")
@@ -216,28 +221,29 @@ class _Simplifier:
             block = tag in BLOCK_TAGS
             start = len(self.parts)
             self.parts.append(("\n" if block else "") + f"<{tag}>")
+            in_line = tag in LINE_CONTAINERS
+            self.line_depth += in_line
             self._children(el)
+            self.line_depth -= in_line
             if tag not in ("td", "th") and not _has_content(self.parts[start + 1 :]):
                 del self.parts[start:]  # an empty wrapper says nothing
                 self.parts.append("\n" if block else " ")
                 return
             self.parts.append(f"</{tag}>" + ("\n" if block else ""))
             return
-        breaking = tag in BREAKING_TAGS
-        if breaking:
-            self.parts.append("\n")
+        separator = ("\n" if not self.line_depth else " ") if tag in BREAKING_TAGS else ""
+        self.parts.append(separator)
         self._children(el)
-        if breaking:
-            self.parts.append("\n")
+        self.parts.append(separator)
 
     def _children(self, el: lxml.html.HtmlElement) -> None:
         if el.text:
-            self.parts.append(el.text)
+            self.parts.append(_escape(el.text))
         for child in el:
             if isinstance(child.tag, str):
                 self._walk(child)
             if child.tail:
-                self.parts.append(child.tail)
+                self.parts.append(_escape(child.tail))
 
     def _emit_interactive(self, el: lxml.html.HtmlElement) -> None:
         tag = el.tag
@@ -268,7 +274,7 @@ class _Simplifier:
             or self._wrapping_label(el)
             or el.get("placeholder")
             or el.get("title")
-            or (text if tag not in ("input", "textarea", "select") else "")
+            or (text if tag not in ("input", "textarea", "select") or attributes.get("type") in BUTTON_INPUT_TYPES else "")
             or (el.get("alt") or "")
         )
         key = el.get(INDEX_ATTRIBUTE) or self.tree.getpath(el)
@@ -364,10 +370,19 @@ def _clean(text: str) -> str:
     return _WHITESPACE.sub(" ", text).strip()
 
 
+def _escape(text: str) -> str:
+    """Source whitespace is one space; page text that looks like markup must not read as a tag."""
+    return _WHITESPACE.sub(" ", text).replace("<", "&lt;").replace(">", "&gt;")
+
+
 def _attr(value: str) -> str:
     return value.replace('"', "&quot;")
 
 
+_SPACE_AFTER_OPEN = re.compile(r"(<[a-z][a-z0-9]*(?: [^<>]*)?>) +")
+_SPACE_BEFORE_CLOSE = re.compile(r" +(</[a-z][a-z0-9]*>)")
+
+
 def _tidy(text: str) -> str:
-    lines = (_clean(line) for line in text.split("\n"))
+    lines = (_SPACE_BEFORE_CLOSE.sub(r"\1", _SPACE_AFTER_OPEN.sub(r"\1", _clean(line))) for line in text.split("\n"))
     return "\n".join(line for line in lines if line)

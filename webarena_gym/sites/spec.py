@@ -24,6 +24,16 @@ SITE_MODULES: dict[str, str] = {
     "homepage": "webarena_gym.sites.homepage",
 }
 
+#: WebArena's port and base path of each site (what a site's SiteSpec also declares).
+SITE_ADDRESSES: dict[str, tuple[int, str]] = {
+    "shopping": (7770, ""),
+    "shopping_admin": (7780, "/admin"),
+    "reddit": (9999, ""),
+    "gitlab": (8023, ""),
+    "map": (3000, ""),
+    "homepage": (4399, ""),
+}
+
 #: The sites whose data lives in a database (the homepage is static).
 DATA_SITES = ("shopping", "shopping_admin", "reddit", "gitlab", "map")
 
@@ -79,5 +89,7 @@ def app_for(name: str) -> Flask:
 
 def default_base_url(name: str, host: str = "127.0.0.1") -> str:
     """Base URL of a site on WebArena's default port, e.g. ``http://127.0.0.1:7780/admin``."""
-    spec = get_site(name)
-    return f"http://{host}:{spec.default_port}{spec.url_prefix}"
+    if name not in SITE_ADDRESSES:
+        raise ConfigurationError(f"Unknown embedded site {name!r}; expected one of {sorted(SITE_ADDRESSES)}.")
+    port, prefix = SITE_ADDRESSES[name]
+    return f"http://{host}:{port}{prefix}"

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import ConfigurationError, TaskDataError
@@ -345,9 +345,7 @@ class Task:
         def substitute(text: str) -> str:
             return _PLACEHOLDER_RE.sub(lambda m: replacements.get(m.group(0), m.group(0)), text)
 
-        resolved = Task.from_dict(_map_strings(self.to_dict(), substitute))
-        # from_dict would re-read extra keys as extras anyway; keep identity of unchanged fields simple
-        return replace(resolved)
+        return Task.from_dict(_map_strings(self.to_dict(), substitute))
 
 
 def _placeholder_map(site_urls: Mapping[str, str]) -> dict[str, str]:

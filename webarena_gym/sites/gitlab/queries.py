@@ -7,7 +7,7 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
-from flask import abort, request
+from flask import abort, request, url_for
 
 from ..webapp import current_user, db, login_required
 from .data import ROLES, stamp
@@ -115,13 +115,13 @@ class Page:
     pages: int
     total: int
 
-    def url_args(self, number: int) -> dict[str, Any]:
-        """The current request's query arguments with another page number."""
+    def url(self, number: int) -> str:
+        """This list's URL (same filters) at another page number."""
         args: dict[str, Any] = {key: request.args.getlist(key) for key in request.args if key != "page"}
         args = {key: values[0] if len(values) == 1 else values for key, values in args.items()}
         if number > 1:
             args["page"] = number
-        return args
+        return url_for(request.endpoint, **(request.view_args or {}), **args)
 
 
 def paginate(sql: str, args: tuple[Any, ...] = (), per_page: int = PER_PAGE) -> Page:

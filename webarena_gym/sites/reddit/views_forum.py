@@ -58,8 +58,8 @@ def register(app: Flask) -> None:
         ).fetchall()
         return render_template("subscribed.html", forums=rows)
 
-    @app.post("/f/<forum_name>/subscribe")
-    @app.post("/f/<forum_name>/unsubscribe")
+    @app.post("/f/<forum_name>/subscribe", endpoint="subscribe")
+    @app.post("/f/<forum_name>/unsubscribe", endpoint="unsubscribe")
     def subscribe(forum_name: str):
         forum = forum_or_404(forum_name)
         back = safe_next(url_for("forum", forum_name=forum["name"]))

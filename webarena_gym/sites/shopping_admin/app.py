@@ -6,7 +6,7 @@ from flask import Flask, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from ..webapp import current_user, db, login_user, logout_user
-from . import helpers, views_catalog, views_content, views_marketing, views_reports, views_sales
+from . import helpers, views_catalog, views_content, views_customers, views_marketing, views_reports, views_sales
 from .data import STATUSES
 from .helpers import admin_required
 
@@ -42,13 +42,17 @@ def create_app() -> Flask:
             return redirect(_safe_next(request.args.get("next")))
         return render_template("login.html", error=None, username="")
 
-    @app.get("/admin/admin/auth/logout")
+    @app.get("/")
+    def root() -> Response:
+        return redirect(url_for("login"))
+
+    @app.get("/admin/admin/auth/logout/")
     def logout() -> Response:
         logout_user()
         return redirect(url_for("login"))
 
-    @app.get("/admin/admin/dashboard")
-    @app.get("/admin/admin")
+    @app.get("/admin/admin/")
+    @app.get("/admin/admin/dashboard/")
     @admin_required
     def dashboard() -> str:
         conn = db()
@@ -72,6 +76,6 @@ def create_app() -> Flask:
     def not_found(_error: Exception) -> tuple[str, int]:
         return render_template("not_found.html"), 404
 
-    for module in (views_sales, views_catalog, views_marketing, views_reports, views_content):
+    for module in (views_sales, views_catalog, views_customers, views_marketing, views_reports, views_content):
         module.register(app)
     return app

@@ -91,8 +91,9 @@ def redirect_to_canonical(fields: dict[str, str]) -> Response | None:
     Canonical URLs keep filtered grids and reports bookmarkable and comparable.
     """
     canonical = urlencode(canonical_query(fields))
-    if canonical != request.query_string.decode("latin-1"):
-        return redirect(request.path + (f"?{canonical}" if canonical else ""))
+    path = request.path if request.path.endswith("/") else request.path + "/"
+    if canonical != request.query_string.decode("latin-1") or path != request.path:
+        return redirect(path + (f"?{canonical}" if canonical else ""))
     return None
 
 

@@ -70,7 +70,7 @@ def _form_errors(form: dict[str, str], product_id: int) -> list[str]:
 
 
 def register(app: Flask) -> None:
-    @app.get("/admin/catalog/product")
+    @app.get("/admin/catalog/product/")
     @admin_required
     def products() -> str | Response:
         bounce = redirect_to_canonical(PRODUCT_FIELDS)
@@ -83,13 +83,13 @@ def register(app: Flask) -> None:
                                categories=CATEGORY_NAMES, args=request.args,
                                url_with=lambda **kw: url_with(PRODUCT_FIELDS, **kw))
 
-    @app.get("/admin/catalog/product/edit/id/<int:product_id>")
+    @app.get("/admin/catalog/product/edit/id/<int:product_id>/")
     @admin_required
     def product_edit(product_id: int) -> str:
         product = one_or_404("SELECT * FROM product WHERE id = ?", (product_id,))
         return render_template("product_edit.html", product=dict(product), categories=CATEGORY_NAMES, errors=[])
 
-    @app.post("/admin/catalog/product/save/id/<int:product_id>")
+    @app.post("/admin/catalog/product/save/id/<int:product_id>/")
     @admin_required
     def product_save(product_id: int) -> str | Response | tuple[str, int]:
         product = one_or_404("SELECT * FROM product WHERE id = ?", (product_id,))

@@ -24,7 +24,7 @@ CUSTOMER_FORM = {"customer[firstname]": ("firstname", "First Name"), "customer[l
 
 
 def register(app: Flask) -> None:
-    @app.get("/admin/customer/index")
+    @app.get("/admin/customer/index/")
     @admin_required
     def customers() -> str | Response:
         bounce = redirect_to_canonical(CUSTOMER_FIELDS)
@@ -49,13 +49,13 @@ def register(app: Flask) -> None:
                                groups=CUSTOMER_GROUPS, args=request.args,
                                url_with=lambda **kw: url_with(CUSTOMER_FIELDS, **kw))
 
-    @app.get("/admin/customer/index/edit/id/<int:customer_id>")
+    @app.get("/admin/customer/index/edit/id/<int:customer_id>/")
     @admin_required
     def customer_edit(customer_id: int) -> str:
         customer = one_or_404("SELECT * FROM customer WHERE id = ?", (customer_id,))
         return _render_edit(dict(customer), [])
 
-    @app.post("/admin/customer/index/save/id/<int:customer_id>")
+    @app.post("/admin/customer/index/save/id/<int:customer_id>/")
     @admin_required
     def customer_save(customer_id: int) -> str | Response | tuple[str, int]:
         customer = dict(one_or_404("SELECT * FROM customer WHERE id = ?", (customer_id,)))

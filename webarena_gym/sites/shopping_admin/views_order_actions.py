@@ -53,7 +53,7 @@ def _back(order_id: int) -> Response:
 def register(app: Flask) -> None:
     from .views_sales import order_context
 
-    @app.post("/admin/sales/order/cancel/order_id/<int:order_id>")
+    @app.post("/admin/sales/order/cancel/order_id/<int:order_id>/")
     @admin_required
     def order_cancel(order_id: int) -> Response:
         order, invoices, shipments = _documents(order_id)
@@ -65,7 +65,7 @@ def register(app: Flask) -> None:
         flash("You canceled the order.", "success")
         return _back(order_id)
 
-    @app.post("/admin/sales/order/hold/order_id/<int:order_id>")
+    @app.post("/admin/sales/order/hold/order_id/<int:order_id>/")
     @admin_required
     def order_hold(order_id: int) -> Response:
         order, _, _ = _documents(order_id)
@@ -77,7 +77,7 @@ def register(app: Flask) -> None:
         flash("You put the order on hold.", "success")
         return _back(order_id)
 
-    @app.post("/admin/sales/order/unhold/order_id/<int:order_id>")
+    @app.post("/admin/sales/order/unhold/order_id/<int:order_id>/")
     @admin_required
     def order_unhold(order_id: int) -> Response:
         order, invoices, shipments = _documents(order_id)
@@ -90,7 +90,7 @@ def register(app: Flask) -> None:
         flash("You released the order from holding status.", "success")
         return _back(order_id)
 
-    @app.post("/admin/sales/order/addComment/order_id/<int:order_id>")
+    @app.post("/admin/sales/order/addComment/order_id/<int:order_id>/")
     @admin_required
     def order_comment(order_id: int) -> Response:
         order, _, _ = _documents(order_id)
@@ -102,7 +102,7 @@ def register(app: Flask) -> None:
         flash("You added a comment to the order.", "success")
         return _back(order_id)
 
-    @app.route("/admin/sales/order_invoice/new/order_id/<int:order_id>", methods=["GET", "POST"])
+    @app.route("/admin/sales/order_invoice/new/order_id/<int:order_id>/", methods=["GET", "POST"])
     @admin_required
     def invoice_new(order_id: int) -> str | Response:
         order, invoices, shipments = _documents(order_id)
@@ -122,7 +122,7 @@ def register(app: Flask) -> None:
         flash("The invoice has been created.", "success")
         return _back(order_id)
 
-    @app.route("/admin/admin/order_shipment/new/order_id/<int:order_id>", methods=["GET", "POST"])
+    @app.route("/admin/admin/order_shipment/new/order_id/<int:order_id>/", methods=["GET", "POST"])
     @admin_required
     def shipment_new(order_id: int) -> str | Response:
         order, invoices, shipments = _documents(order_id)
@@ -146,7 +146,7 @@ def register(app: Flask) -> None:
         flash("The shipment has been created.", "success")
         return _back(order_id)
 
-    @app.post("/admin/admin/order_shipment/addTrack/order_id/<int:order_id>")
+    @app.post("/admin/admin/order_shipment/addTrack/order_id/<int:order_id>/")
     @admin_required
     def shipment_add_track(order_id: int) -> Response:
         order, _, shipments = _documents(order_id)
@@ -158,7 +158,7 @@ def register(app: Flask) -> None:
         flash("The tracking number has been added.", "success")
         return _back(order_id)
 
-    @app.route("/admin/sales/order/address/address_id/<int:address_id>", methods=["GET", "POST"])
+    @app.route("/admin/sales/order/address/address_id/<int:address_id>/", methods=["GET", "POST"])
     @admin_required
     def order_address(address_id: int) -> str | Response:
         address = one_or_404("SELECT * FROM order_address WHERE id = ?", (address_id,))

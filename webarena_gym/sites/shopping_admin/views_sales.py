@@ -93,7 +93,7 @@ def order_context(order_id: int) -> dict:
 def register(app: Flask) -> None:
     views_order_actions.register(app)
 
-    @app.get("/admin/sales/order")
+    @app.get("/admin/sales/order/")
     @admin_required
     def orders() -> str | Response:
         bounce = redirect_to_canonical(ORDER_FIELDS)
@@ -105,12 +105,12 @@ def register(app: Flask) -> None:
         return render_template("orders.html", page=page, active=active, sort=key, direction=direction,
                                url_with=lambda **kw: url_with(ORDER_FIELDS, **kw), args=request.args)
 
-    @app.get("/admin/sales/order/view/order_id/<int:order_id>")
+    @app.get("/admin/sales/order/view/order_id/<int:order_id>/")
     @admin_required
     def order_view(order_id: int) -> str:
         return render_template("order_view.html", **order_context(order_id))
 
-    @app.get("/admin/sales/invoice")
+    @app.get("/admin/sales/invoice/")
     @admin_required
     def invoices() -> str | Response:
         bounce = redirect_to_canonical(INVOICE_FIELDS)
@@ -132,7 +132,7 @@ def register(app: Flask) -> None:
         return render_template("invoices.html", page=page, sort=key, direction=direction,
                                url_with=lambda **kw: url_with(INVOICE_FIELDS, **kw), args=request.args)
 
-    @app.get("/admin/sales/invoice/view/invoice_id/<int:invoice_id>")
+    @app.get("/admin/sales/invoice/view/invoice_id/<int:invoice_id>/")
     @admin_required
     def invoice_view(invoice_id: int) -> str:
         invoice = one_or_404("SELECT * FROM invoice WHERE id = ?", (invoice_id,))

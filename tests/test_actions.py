@@ -1,0 +1,68 @@
+"""The action grammar: strict and lenient parsing, clear errors, one source for prompt and parser."""
+
+from __future__ import annotations
+
+import pytest
+
+from webarena_gym.actions import ACTIONS, Action, describe_actions, parse_action
+from webarena_gym.errors import InvalidActionError
+
+
+@pytest.mark.parametrize("spec", ACTIONS, ids=lambda s: s.name)
+def test_every_documented_example_parses_in_strict_mode(spec):
+    action = parse_action(spec.example(), strict=True)
+    assert action.name == spec.name
+    assert (action.element is not None) == spec.element
+    assert parse_action(action.to_string(), strict=True) == action
+    assert spec.example() in describe_actions()
+
+
+def test_keyword_order_is_free_and_values_are_kept_verbatim():
+    a = parse_action('do(argument="size: 10 (US)", element="7", action="Select Dropdown Option")', strict=True)
+    assert a == Action("Select Dropdown Option", 7, "size: 10 (US)")
+    assert parse_action('exit(message="He said \\"no\\" (twice)")').message == 'He said "no" (twice)'
+
+
+def test_lenient_mode_reads_thinking_format_fences_and_prose():
+    text = '<think>Need the search box, which is element 3.</think>\n<answer>do(action="Search", element="3", argument="red shoes")</answer>'
+    assert parse_action(text) == Action("Search", 3, "red shoes")
+    assert parse_action('```python\ndo(action="click", element="4")\n```') == Action("Click", 4)
+    assert parse_action('I will now do(action="Scroll Down") to see more.') == Action("Scroll Down")
+    assert parse_action('exit("42")').message == "42"
+    assert parse_action("exit()").message == ""
+
+
+@pytest.mark.parametrize(
+    "text, fragment",
+    [
+        ("", "Empty action"),
+        ("click 12", "Cannot parse"),
+        ('do(action="Fly", element="1")', "Unknown action 'Fly'"),
+        ('do(action="Click")', 'needs element="<id>"'),
+        ('do(action="Type", element="3")', 'needs argument='),
+        ('do(action="Click", element="abc")', "element must be an element id"),
+        ('do(action="Click", element="1", foo="2")', "unknown argument"),
+        ('__import__("os").system("rm -rf /")', "Unknown function"),
+        ('do(action=open("x"), element="1")', "must be a quoted string"),
+        ('exit(message="a", extra="b")', "unknown argument"),
+        ("print('hi')", "Unknown function 'print'"),
+    ],
+)
+def test_malformed_actions_raise_clear_messages(text, fragment):
+    with pytest.raises(InvalidActionError, match=None) as caught:
+        parse_action(text)
+    assert fragment in str(caught.value)
+
+
+def test_strict_mode_rejects_what_lenient_mode_forgives():
+    with pytest.raises(InvalidActionError):
+        parse_action('<answer>do(action="Click", element="1")</answer>', strict=True)
+    with pytest.raises(InvalidActionError):
+        parse_action('do(action="click", element="1")', strict=True)
+    with pytest.raises(InvalidActionError, match="takes no argument"):
+        parse_action('do(action="Click", element="1", argument="x")', strict=True)
+
+
+def test_non_string_input_is_an_agent_error():
+    with pytest.raises(InvalidActionError, match="must be a string"):
+        parse_action(None)  # type: ignore[arg-type]

@@ -1,0 +1,90 @@
+"""The observation simplifier on pages with the markup patterns of the real WebArena sites."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from webarena_gym.observation import simplify_html, window_text
+
+PAGES = Path(__file__).parent / "fixtures" / "pages"
+
+
+def page(name: str):
+    return simplify_html((PAGES / name).read_text())
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in PAGES.glob("*.html")))
+def test_deterministic_and_numbered_in_document_order(name):
+    first, second = page(name), page(name)
+    assert first.text == second.text
+    assert [e.id for e in first.elements] == list(range(len(first.elements)))
+    positions = [first.text.index(f' id="{e.id}"') for e in first.elements]
+    assert positions == sorted(positions)
+    assert "<script" not in first.text and "<style" not in first.text and "<div>" not in first.text
+
+
+def test_magento_grid_keeps_rows_and_drops_hidden_filters():
+    obs = page("magento_admin_orders_grid.html")
+    assert "<title>Orders / Operations / Sales / Magento Admin</title>" in obs.text
+    assert "<td>000000301</td> <td>May 31, 2023 9:14:06 AM</td><td>Veronica Costello</td><td>$122.00</td>" in obs.text
+    assert "Please wait" not in obs.text  # hidden attribute
+    assert 'aria-label="ID"' not in obs.text  # inside style="display: none"
+    assert "a comment that must not show" not in obs.text
+    per_page = next(e for e in obs.elements if e.tag == "select")
+    assert per_page.label == "Per page" and per_page.text == "30" and per_page.options == ("20", "30", "50")
+    assert '<input id="10" type="checkbox" aria-label="Select 000000300" checked>' in obs.text
+    search = next(e for e in obs.elements if e.attributes.get("placeholder") == "Search by keyword")
+    assert search.label == "Search by keyword" and search.is_text_field()
+
+
+def test_gitlab_list_links_and_labels():
+    obs = page("gitlab_issues_list.html")
+    titles = [e.text for e in obs.elements if e.tag == "a"]
+    assert "Contrast of comment tokens fails WCAG AA" in titles
+    assert "Template content" not in obs.text
+    assert obs.elements[0].label == "Homepage"  # aria-label names an image-only link
+    assert '<a id="14" aria-label="Go to next page">Next ›</a>' in obs.text
+
+
+def test_postmill_post_buttons_comments_and_hidden_menu():
+    obs = page("postmill_post.html")
+    assert "Log out" not in obs.text and "Profile" not in obs.text  # dropdown menu is hidden
+    upvote = next(e for e in obs.elements if e.label == "Upvote")
+    assert upvote.tag == "button"
+    comment_box = next(e for e in obs.elements if e.tag == "textarea")
+    assert comment_box.label == "Comment" and comment_box.is_text_field()
+    assert "<p>The Expanse, no contest.</p>" in obs.text
+    assert "abc123" not in obs.text  # hidden input
+
+
+def test_form_controls_show_state_and_whitelisted_attributes_only():
+    obs = page("form_controls.html")
+    text = obs.text
+    assert '<input id="0" type="text" value="Aero Daily Fitness Tee">' in text
+    assert 'name="' not in text and "action=" not in text and "href" not in text
+    assert '<select id="3"><option>In Stock</option><option selected>Out of Stock</option></select>' in text
+    assert obs.elements[3].label == "Stock Status" and obs.elements[3].text == "Out of Stock"
+    assert obs.elements[1].label.startswith("Enable Product") and "checked" in obs.elements[1].attributes
+    assert "<button id=\"8\" disabled>" in text
+    assert obs.elements[9].label == "Save"
+    assert obs.elements[10].attributes.get("role") == "tab"
+    assert "&lt;incl. tax&gt;" in text  # page text never looks like a tag
+    assert obs.elements[7].label == "Admin PIN"
+
+
+def test_empty_and_broken_pages_give_empty_observations():
+    assert simplify_html("").text == ""
+    assert simplify_html("   ").elements == []
+    assert simplify_html("<p>unclosed <b>tags").text == "<p>unclosed tags</p>"
+
+
+def test_budget_window_cuts_on_lines_with_markers():
+    text = "\n".join(f"line {i:03d}" for i in range(100))
+    first = window_text(text, 0, 100)
+    assert first.startswith("line 000") and "more characters below; use Scroll Down" in first
+    assert len(first.split("\n[...")[0]) <= 100
+    later = window_text(text, 500, 100)
+    assert later.startswith("[... 500 characters above; use Scroll Up ...]")
+    assert window_text(text, 0, 10_000) == text

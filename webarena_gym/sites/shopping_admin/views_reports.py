@@ -1,0 +1,126 @@
+"""Reports: sales (orders), shipping, refunds and bestsellers over a date range, by day, month or year."""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from typing import Any
+
+from flask import Flask, render_template, request
+from werkzeug.wrappers import Response
+
+from ..webapp import db
+from .data import STATUSES
+from .helpers import Page, admin_required, parse_date, redirect_to_canonical, url_with
+
+REPORT_FIELDS = {"from": "date", "to": "date", "period": "text", "status": "text", "page": "page"}
+PERIODS = {"day": "Day", "month": "Month", "year": "Year"}
+#: SQL that turns a timestamp column into its interval key, by period.
+INTERVAL_SQL = {"day": "substr({col}, 1, 10)", "month": "substr({col}, 1, 7)", "year": "substr({col}, 1, 4)"}
+ROWS_PER_PAGE = 50
+BESTSELLERS_PER_INTERVAL = 10
+
+REPORTS = {
+    "sales": ("Orders Report", "Shows the number of orders and the sales amounts, by period of purchase."),
+    "shipping": ("Shipping Report", "Shows the shipping charged on orders, by period of purchase and shipping method."),
+    "refunded": ("Refunds Report", "Shows the amounts refunded with credit memos, by period of refund."),
+    "bestsellers": ("Bestsellers Report", "Shows the products ordered in the largest quantities, by period."),
+}
+
+
+def interval_label(key: str, period: str) -> str:
+    """``2023-02-01`` -> ``Feb 1, 2023``; ``2023-02`` -> ``Feb 2023``; ``2023`` stays."""
+    if period == "day":
+        date = dt.date.fromisoformat(key)
+        return f"{date:%b} {date.day}, {date.year}"
+    if period == "month":
+        return dt.date.fromisoformat(key + "-01").strftime("%b %Y")
+    return key
+
+
+def _sales_rows(interval: str, start: str, end: str, status: str) -> list[dict[str, Any]]:
+    status_sql, args = ("status = ?", [status]) if status in STATUSES else ("status != 'canceled'", [])
+    rows = db().execute(
+        f"SELECT {interval.format(col='created_at')} AS interval, COUNT(*) AS orders, SUM(total_qty) AS items, "
+        "SUM(grand_total) AS sales_total, SUM(invoiced) AS invoiced, SUM(refunded) AS refunded, "
+        "SUM(shipping_amount) AS shipping, SUM(discount_amount) AS discount FROM ("
+        "SELECT o.*, (SELECT COALESCE(SUM(grand_total), 0) FROM invoice WHERE order_id = o.id) AS invoiced, "
+        "(SELECT COALESCE(SUM(grand_total), 0) FROM creditmemo WHERE order_id = o.id) AS refunded "
+        f"FROM sales_order o WHERE created_at BETWEEN ? AND ? AND {status_sql}) GROUP BY interval ORDER BY interval",
+        [start, end, *args]).fetchall()
+    return [dict(r) for r in rows]
+
+
+def _shipping_rows(interval: str, start: str, end: str, status: str) -> list[dict[str, Any]]:
+    status_sql, args = ("status = ?", [status]) if status in STATUSES else ("status != 'canceled'", [])
+    rows = db().execute(
+        f"SELECT {interval.format(col='created_at')} AS interval, shipping_method, COUNT(*) AS orders, "
+        f"SUM(shipping_amount) AS shipping FROM sales_order WHERE created_at BETWEEN ? AND ? AND {status_sql} "
+        "GROUP BY interval, shipping_method ORDER BY interval, shipping_method", [start, end, *args]).fetchall()
+    return [dict(r) for r in rows]
+
+
+def _refunded_rows(interval: str, start: str, end: str, status: str) -> list[dict[str, Any]]:
+    rows = db().execute(
+        f"SELECT {interval.format(col='c.created_at')} AS interval, COUNT(DISTINCT c.order_id) AS orders, "
+        "SUM(c.grand_total) AS refunded FROM creditmemo c WHERE c.created_at BETWEEN ? AND ? "
+        "GROUP BY interval ORDER BY interval", [start, end]).fetchall()
+    return [dict(r) for r in rows]
+
+
+def _bestseller_rows(interval: str, start: str, end: str, status: str) -> list[dict[str, Any]]:
+    rows = db().execute(
+        f"SELECT {interval.format(col='o.created_at')} AS interval, p.id AS product_id, p.name, p.sku, p.price, "
+        "SUM(i.qty) AS qty FROM order_item i JOIN sales_order o ON o.id = i.order_id "
+        "JOIN product p ON p.id = i.product_id WHERE o.created_at BETWEEN ? AND ? AND o.status != 'canceled' "
+        "GROUP BY interval, p.id ORDER BY interval, qty DESC, p.name", [start, end]).fetchall()
+    ranked, last, rank = [], None, 0
+    for row in rows:
+        rank = rank + 1 if row["interval"] == last else 1
+        last = row["interval"]
+        if rank <= BESTSELLERS_PER_INTERVAL:
+            ranked.append(dict(row) | {"rank": rank})
+    return ranked
+
+
+BUILDERS = {"sales": _sales_rows, "shipping": _shipping_rows, "refunded": _refunded_rows,
+            "bestsellers": _bestseller_rows}
+SUMMED = {"sales": ("orders", "items", "sales_total", "invoiced", "refunded", "shipping", "discount"),
+          "shipping": ("orders", "shipping"), "refunded": ("orders", "refunded"), "bestsellers": ("qty",)}
+
+
+def _report(kind: str) -> str | Response:
+    bounce = redirect_to_canonical(REPORT_FIELDS)
+    if bounce:
+        return bounce
+    title, note = REPORTS[kind]
+    start, end = parse_date(request.args.get("from")), parse_date(request.args.get("to"))
+    period = request.args.get("period", "day")
+    period = period if period in PERIODS else "day"
+    status = request.args.get("status", "")
+    context: dict[str, Any] = {"kind": kind, "title": title, "note": note, "periods": PERIODS, "period": period,
+                               "status": status if status in STATUSES else "", "start": start, "end": end,
+                               "page": None, "totals": None, "error": None,
+                               "url_with": lambda **kw: url_with(REPORT_FIELDS, **kw)}
+    if request.args.get("from") or request.args.get("to"):
+        if start is None or end is None:
+            context["error"] = "Please enter both dates (for example 2/1/2023)."
+        elif start > end:
+            context["error"] = "The From date must be on or before the To date."
+        else:
+            rows = BUILDERS[kind](INTERVAL_SQL[period], f"{start} 00:00:00", f"{end} 23:59:59", status)
+            for row in rows:
+                row["label"] = interval_label(row["interval"], period)
+            context["totals"] = {key: sum(r[key] or 0 for r in rows) for key in SUMMED[kind]}
+            pages = max(1, math.ceil(len(rows) / ROWS_PER_PAGE))
+            raw = request.args.get("page", "1")
+            number = min(int(raw) if raw.isdigit() and int(raw) > 0 else 1, pages)
+            context["page"] = Page(rows[(number - 1) * ROWS_PER_PAGE: number * ROWS_PER_PAGE], len(rows), number, pages)
+    return render_template("report.html", **context)
+
+
+def register(app: Flask) -> None:
+    for kind in REPORTS:
+        view = admin_required(lambda kind=kind: _report(kind))
+        view.__name__ = f"report_{kind}"
+        app.add_url_rule(f"/admin/reports/report_sales/{kind}/", f"report_{kind}", view, methods=["GET"])
