@@ -24,18 +24,11 @@ from typing import Any
 
 from .actions import parse_action
 from .errors import InvalidActionError, TrajectoryFileError
+from .prompts import Turn
 
 logger = logging.getLogger(__name__)
 
 SCHEMA = "webarena-gym/demo-v1"
-
-
-@dataclass(frozen=True)
-class Turn:
-    observation: str
-    action: str
-    thought: str = ""
-    url: str = ""
 
 
 @dataclass(frozen=True)
@@ -71,7 +64,7 @@ class Demonstration:
                 parse_action(turn["action"], strict=True)
             except InvalidActionError as exc:
                 raise ValueError(f"turn {i} has an invalid action: {exc}") from None
-            turns.append(Turn(turn["observation"], turn["action"], str(turn.get("thought") or ""), str(turn.get("url") or "")))
+            turns.append(Turn(turn["observation"], turn["action"], str(turn.get("url") or ""), str(turn.get("thought") or "")))
         if not turns:
             raise ValueError("an episode needs at least one turn")
         return cls(
@@ -153,7 +146,7 @@ def record_oracle_demonstrations(
                 logger.warning("Oracle failed task %s (%s); not recorded", task.task_id, family.name)
                 continue
             turns = [
-                Turn(observation, action, describe_step(action, page_text=observation), url)
+                Turn(observation, action, url, describe_step(action, page_text=observation))
                 for observation, action, url in zip(episode.observations, episode.actions, episode.urls)
             ]
             yield Demonstration(task.task_id, task.intent, turns, episode.reward, "embedded", split, list(task.sites))

@@ -98,6 +98,13 @@ class WebArenaEnv(gym.Env[str, str]):
         self.max_steps, self.max_chars = max_steps, max_chars
         self.strict_actions, self.judge, self.render_mode = strict_actions, judge, render_mode
 
+        if suite == "webarena-lite" and not (site_urls or _configured_sites()):
+            raise ConfigurationError(
+                "suite='webarena-lite' needs the real WebArena sites, and none is configured. Set WA_SHOPPING, "
+                "WA_SHOPPING_ADMIN, WA_REDDIT, WA_GITLAB, WA_MAP, WA_WIKIPEDIA and WA_HOMEPAGE (after "
+                "`webarena-gym sites up`, `webarena-gym sites env` prints them), pass site_urls=..., or use "
+                "suite='embedded' for the offline sites."
+            )
         self.world = None
         if suite == "embedded":
             from .sites.world import World
@@ -276,6 +283,12 @@ def _announce_embedded_default() -> None:
             "Pass suite='embedded' to silence this, or see docker/README.md for the real sites.",
             stacklevel=4,
         )
+
+
+def _configured_sites() -> dict[str, str]:
+    from .tasks.official import site_urls_from_environment
+
+    return site_urls_from_environment()
 
 
 def _make_backend(name: str, suite: str, world: Any, site_urls: dict[str, str] | None) -> Backend:

@@ -72,13 +72,15 @@ def _playwright_browser_installed() -> bool:
     return any(root.glob("chromium-*/chrome-linux*/chrome")) or any(root.glob("chromium_headless_shell-*/*/*shell"))
 
 
+def launch_options(*, headless: bool = True) -> dict[str, Any]:
+    """Keyword arguments for ``playwright.chromium.launch`` (sync or async API)."""
+    return {"headless": headless, "executable_path": find_chromium(), "args": list(CHROMIUM_ARGS)}
+
+
 def launch_chromium(playwright: Any, *, headless: bool = True) -> Any:
-    """Launch a Chromium browser with Playwright's sync API."""
+    """Launch a Chromium browser with Playwright's sync API (tests, scripts)."""
+    options = launch_options(headless=headless)
     try:
-        return playwright.chromium.launch(
-            headless=headless, executable_path=find_chromium(), args=list(CHROMIUM_ARGS)
-        )
-    except BrowserUnavailableError:
-        raise
+        return playwright.chromium.launch(**options)
     except Exception as exc:  # playwright raises its own Error type
         raise BrowserUnavailableError(f"Chromium failed to start: {exc}. {INSTALL_HINT}") from exc

@@ -6,12 +6,16 @@ embedded suite the sites are served over real HTTP on loopback by one process-wi
 ``wa_world`` cookie naming its world. Requests to hosts that are not the task's sites
 are blocked; a blocked navigation is an agent error, not a crash.
 
-Playwright's sync API is bound to the thread that started it: use an env from one
-thread (vector envs run each Playwright env on its own worker thread).
+Playwright runs on one background event loop (:class:`BrowserLoop`) with its async API,
+so envs may be used from any thread, and envs stepped from several threads (a vector
+env) share one browser and run concurrently.
 """
 
 from __future__ import annotations
 
+import asyncio
+import atexit
+import concurrent.futures
 import json
 import logging
 import threading
@@ -24,7 +28,7 @@ from ..errors import BrowserUnavailableError, InvalidActionError, SiteUnavailabl
 from ..observation import ANNOTATE_DOM_JS, INDEX_ATTRIBUTE, Element, PageObservation, simplify_html
 from ..sites.world import World
 from .base import SiteMap
-from .chromium import launch_chromium
+from .chromium import INSTALL_HINT, launch_options
 
 logger = logging.getLogger(__name__)
 
@@ -32,31 +36,80 @@ ACTION_TIMEOUT_MS = 10_000
 NAVIGATION_TIMEOUT_MS = 30_000
 
 
-class _BrowserRuntime:
-    """The per-thread Playwright driver and browser, started on first use."""
+class BrowserLoop:
+    """One Chromium per process, driven by Playwright's async API on a background event loop.
 
-    _local = threading.local()
+    Backends call :meth:`run` from any thread; the loop interleaves the browser I/O of
+    all envs, so envs stepped from worker threads (vector envs) run concurrently in one
+    browser. Playwright objects never leave the loop's thread.
+    """
+
+    _instance: BrowserLoop | None = None
+    _lock = threading.Lock()
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, name="playwright-loop", daemon=True)
+        self.thread.start()
+        self.playwright: Any = None
+        self.browser: Any = None
+        self.run(self._start(), timeout=120)
+
+    async def _start(self) -> None:
+        from playwright.async_api import async_playwright
+
+        options = launch_options()
+        try:
+            self.playwright = await async_playwright().start()
+            self.browser = await self.playwright.chromium.launch(**options)
+        except Exception as exc:
+            raise BrowserUnavailableError(f"Chromium failed to start: {exc}. {INSTALL_HINT}") from exc
 
     @classmethod
-    def browser(cls) -> Any:
-        browser = getattr(cls._local, "browser", None)
-        if browser is None or not browser.is_connected():
-            from playwright.sync_api import sync_playwright
+    def get(cls) -> BrowserLoop:
+        """The process's browser loop, started (or restarted after a crash) on demand."""
+        with cls._lock:
+            if cls._instance is None or not cls._instance.connected():
+                if cls._instance is not None:
+                    cls._instance.close()
+                else:
+                    atexit.register(cls.shutdown)
+                cls._instance = BrowserLoop()
+            return cls._instance
 
-            try:
-                cls._local.playwright = sync_playwright().start()
-            except Exception as exc:
-                raise BrowserUnavailableError(f"Playwright failed to start: {exc}") from exc
-            cls._local.browser = launch_chromium(cls._local.playwright)
-        return cls._local.browser
+    def connected(self) -> bool:
+        return self.browser is not None and self.browser.is_connected()
+
+    def run(self, coro: Any, timeout: float | None = None) -> Any:
+        """Run a coroutine on the loop and wait for its result."""
+        future = asyncio.run_coroutine_threadsafe(coro, self.loop)
+        try:
+            return future.result(timeout)
+        except concurrent.futures.TimeoutError:
+            future.cancel()
+            raise
+
+    def close(self) -> None:
+        async def stop() -> None:
+            if self.browser is not None:
+                await self.browser.close()
+            if self.playwright is not None:
+                await self.playwright.stop()
+
+        try:
+            self.run(stop(), timeout=30)
+        except Exception as exc:  # already dead
+            logger.debug("Browser shutdown: %s", exc)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(timeout=10)
 
     @classmethod
     def shutdown(cls) -> None:
-        browser = getattr(cls._local, "browser", None)
-        if browser is not None:
-            browser.close()
-            cls._local.playwright.stop()
-            cls._local.browser = cls._local.playwright = None
+        """Close the process's browser (tests, clean exits)."""
+        with cls._lock:
+            if cls._instance is not None:
+                cls._instance.close()
+                cls._instance = None
 
 
 _server_lock = threading.Lock()
@@ -82,14 +135,16 @@ class PlaywrightBackend:
         site_urls: Base URL per real site (default: the ``WA_*`` variables).
         storage_state_dir: Where the real sites' login states are (``<site>_state.json``,
             written by ``webarena-gym sites login``); default ``./.auth``.
+        step_timeout: Seconds one backend call may take before the page counts as hung.
     """
 
     name = "playwright"
 
     def __init__(self, world: World | None = None, site_urls: dict[str, str] | None = None,
-                 storage_state_dir: str | Path = ".auth"):
+                 storage_state_dir: str | Path = ".auth", step_timeout: float = 60.0):
         self.world = world
         self.storage_state_dir = Path(storage_state_dir)
+        self.step_timeout = step_timeout
         if world is not None:
             server = embedded_server()
             server.pool.add(world)
@@ -99,6 +154,7 @@ class PlaywrightBackend:
 
             urls = dict(site_urls or site_urls_from_environment())
         self._sites = SiteMap(urls)
+        self._browser = BrowserLoop.get()
         self._context: Any = None
         self._page: Any = None
         self._blocked: list[str] = []
@@ -111,18 +167,35 @@ class PlaywrightBackend:
     def url(self) -> str:
         return self._page.url if self._page is not None else ""
 
+    def _run(self, coro: Any) -> Any:
+        try:
+            return self._browser.run(coro, timeout=self.step_timeout)
+        except concurrent.futures.TimeoutError:
+            raise InvalidActionError(f"The page did not respond within {self.step_timeout:.0f} s.") from None
+
     def start(self, start_url: str, *, allowed_sites: tuple[str, ...], login: dict[str, str]) -> None:
         self._sites = self._sites.for_task(allowed_sites)
+        if not self._browser.connected():
+            self._browser = BrowserLoop.get()
+        state = self._storage_state(allowed_sites, login)
+        try:
+            self._run(self._start(start_url, state))
+        except InvalidActionError as exc:
+            raise SiteUnavailableError(f"Could not open {start_url}: {exc}") from exc
+
+    async def _start(self, start_url: str, state: dict[str, Any]) -> None:
         if self._context is not None:
-            self._context.close()
-        browser = _BrowserRuntime.browser()
-        self._context = browser.new_context(storage_state=self._storage_state(allowed_sites, login))
+            try:
+                await self._context.close()
+            except Exception as exc:  # a crashed context: replaced below
+                logger.info("Replacing a broken browser context: %s", exc)
+        self._context = await self._browser.browser.new_context(storage_state=state)
         self._context.set_default_timeout(ACTION_TIMEOUT_MS)
         self._context.set_default_navigation_timeout(NAVIGATION_TIMEOUT_MS)
-        self._context.route("**/*", self._route)
-        self._page = self._context.new_page()
+        await self._context.route("**/*", self._route)
+        self._page = await self._context.new_page()
         try:
-            self._page.goto(start_url, wait_until="load")
+            await self._page.goto(start_url, wait_until="load")
         except Exception as exc:
             raise SiteUnavailableError(
                 f"Could not open {start_url}: {exc}. Is the site up? For the real sites check the WA_* "
@@ -148,92 +221,99 @@ class PlaywrightBackend:
                     origins.extend(state.get("origins", []))
         return {"cookies": cookies, "origins": origins}
 
-    def _route(self, route: Any) -> None:
+    async def _route(self, route: Any) -> None:
         request = route.request
         url = request.url
         if url.startswith(("data:", "blob:", "about:")) or self._sites.site_of(url) in (self._sites.allowed or self._sites.urls):
-            route.continue_()
+            await route.continue_()
             return
-        if request.is_navigation_request() and request.frame == self._page.main_frame:
+        if request.is_navigation_request() and self._page is not None and request.frame == self._page.main_frame:
             self._blocked.append(url)
-        route.abort()
+        await route.abort()
 
     def observe(self) -> PageObservation:
-        try:
-            self._page.wait_for_load_state("load", timeout=NAVIGATION_TIMEOUT_MS)
-            self._page.evaluate(ANNOTATE_DOM_JS)
-            html = self._page.content()
-        except Exception as exc:
-            if not self._page.context.browser.is_connected():
-                raise BrowserUnavailableError(f"Chromium crashed: {exc}") from exc
-            logger.warning("Reading the page failed (%s); retrying once", exc)
-            self._page.wait_for_timeout(500)
-            self._page.evaluate(ANNOTATE_DOM_JS)
-            html = self._page.content()
-        return simplify_html(html)
+        return simplify_html(self._run(self._snapshot()))
+
+    async def _snapshot(self) -> str:
+        page = self._page
+        for attempt in range(3):
+            try:
+                await page.wait_for_load_state("load", timeout=NAVIGATION_TIMEOUT_MS)
+                await page.evaluate(ANNOTATE_DOM_JS)
+                return await page.content()
+            except Exception as exc:  # a navigation raced the snapshot
+                if not self._browser.connected():
+                    raise BrowserUnavailableError(f"Chromium crashed: {exc}") from exc
+                if page.is_closed():
+                    raise BrowserUnavailableError(f"The page crashed or was closed: {exc}") from exc
+                logger.debug("Snapshot attempt %d failed: %s", attempt, exc)
+                await page.wait_for_timeout(200)
+        raise BrowserUnavailableError(f"Could not read the page at {page.url}")
 
     def execute(self, action: Action, element: Element | None) -> None:
         self._blocked.clear()
-        page = self._page
-        try:
-            self._perform(page, action, element)
-            page.wait_for_load_state("load")
-        except InvalidActionError:
-            raise
-        except Exception as exc:
-            if not page.context.browser.is_connected():
-                raise BrowserUnavailableError(f"Chromium crashed: {exc}") from exc
-            message = str(exc).splitlines()[0]
-            raise InvalidActionError(f"{action.name} failed: {message}") from None
+        self._run(self._execute(action, element))
         if self._blocked:
             raise InvalidActionError(
                 f"Navigation to {self._blocked[0]} was blocked: it is not one of this task's sites."
             )
 
-    def _perform(self, page: Any, action: Action, element: Element | None) -> None:
+    async def _execute(self, action: Action, element: Element | None) -> None:
+        page = self._page
+        try:
+            await self._perform(page, action, element)
+            await page.wait_for_load_state("load")
+        except InvalidActionError:
+            raise
+        except Exception as exc:
+            if not self._browser.connected() or page.is_closed():
+                raise BrowserUnavailableError(f"Chromium crashed: {exc}") from exc
+            message = str(exc).splitlines()[0]
+            raise InvalidActionError(f"{action.name} failed: {message}") from None
+
+    async def _perform(self, page: Any, action: Action, element: Element | None) -> None:
         name = action.name
         if name == "Wait":
-            page.wait_for_timeout(1000)
+            await page.wait_for_timeout(1000)
         elif name == "Go Backward":
-            if page.go_back(wait_until="load") is None:
+            if await page.go_back(wait_until="load") is None:
                 raise InvalidActionError("There is no page to go back to.")
         elif name == "Go Forward":
-            if page.go_forward(wait_until="load") is None:
+            if await page.go_forward(wait_until="load") is None:
                 raise InvalidActionError("There is no page to go forward to.")
         elif name == "Press Enter":
-            page.keyboard.press("Enter")
+            await page.keyboard.press("Enter")
         elif name in ("Scroll Down", "Scroll Up"):
-            page.mouse.wheel(0, 600 if name == "Scroll Down" else -600)
+            await page.mouse.wheel(0, 600 if name == "Scroll Down" else -600)
         else:
             locator = page.locator(f"[{INDEX_ATTRIBUTE}='{element.key}']")
             if name == "Click":
-                locator.click()
+                await locator.click()
             elif name == "Hover":
-                locator.hover()
+                await locator.hover()
             elif name in ("Type", "Search"):
                 if not element.is_text_field():
                     raise InvalidActionError(
                         f"Element {element.id} is a {element.input_type}, not a text field; Type needs one."
                     )
-                locator.fill(action.argument or "")
+                await locator.fill(action.argument or "")
                 if name == "Search":
-                    locator.press("Enter")
+                    await locator.press("Enter")
             elif name == "Select Dropdown Option":
                 if element.tag != "select":
                     raise InvalidActionError(f"Element {element.id} is a {element.input_type}, not a dropdown.")
-                option = _match_option(element, action.argument or "")
-                locator.select_option(label=option)
+                await locator.select_option(label=_match_option(element, action.argument or ""))
 
     def evaluation_page(self) -> Any:
         return _PlaywrightEvaluationPage(self)
 
     def close(self) -> None:
         if self._context is not None:
+            context, self._context, self._page = self._context, None, None
             try:
-                self._context.close()
-            except Exception:  # the browser may already be gone
-                pass
-            self._context = self._page = None
+                self._browser.run(context.close(), timeout=30)
+            except Exception as exc:  # the browser may already be gone
+                logger.debug("Closing a context failed: %s", exc)
         if self.world is not None:
             embedded_server().pool.discard(self.world)
 
@@ -273,14 +353,14 @@ class _PlaywrightEvaluationPage:
         return self._backend.sites.urls
 
     def goto(self, url: str) -> None:
-        self._page.goto(url, wait_until="load")
+        self._backend._run(self._page.goto(url, wait_until="load"))
 
     def content(self) -> str:
-        return self._page.content()
+        return self._backend._run(self._page.content())
 
     def evaluate_locator(self, locator: str) -> str:
         try:
-            value = self._page.evaluate(f"() => {{ return {locator}; }}")
+            value = self._backend._run(self._page.evaluate(f"() => {{ return {locator}; }}"))
         except Exception as exc:
             logger.info("Locator %r failed: %s", locator, exc)
             return ""

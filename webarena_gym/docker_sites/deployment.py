@@ -39,6 +39,7 @@ class Deployment:
         images / ports: Per-site overrides of the image and the host port.
         sites: The site definitions (tests pass stand-ins).
         proxy_image: Image of the front proxies used with a standby pool (needs busybox ``nc``).
+        probe_host: Address health checks use to reach published ports (the engine's machine).
     """
 
     host: str = "127.0.0.1"
@@ -49,6 +50,7 @@ class Deployment:
     ports: Mapping[str, int] = field(default_factory=dict)
     sites: Mapping[str, DockerSite] = field(default_factory=lambda: SITES)
     proxy_image: str = "busybox:1.36"
+    probe_host: str = "127.0.0.1"
 
     def __post_init__(self) -> None:
         if not _HOST_PATTERN.match(self.host):

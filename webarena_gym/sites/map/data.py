@@ -111,16 +111,16 @@ def _build_roads(conn: sqlite3.Connection, rng: random.Random) -> dict:
     for c in range(6, 17):
         oneway[((5, c), (5, c + 1))] = True  # Forbes Avenue runs west through Oakland
         oneway[((6, c), (6, c + 1))] = False  # Fifth Avenue runs east
-    streets = [e for e in edges if e[3] == "street" and e not in oneway]
+    streets = [e for e in edges if e[3] == "street" and (e[0], e[1]) not in oneway]
     for edge in rng.sample(streets, 18):
-        trial = dict(oneway, **{edge: rng.random() < 0.5})
+        trial = {**oneway, (edge[0], edge[1]): rng.random() < 0.5}
         if _strongly_connected([e for e in edges if e[3] != "trail"], trial, len(node_id)):
             oneway = trial
 
     grid = {"segments": [], "coords": coords}
     rows = []
     for a, b, name, kind, index in edges:
-        reverse = oneway.get((a, b))
+        reverse = oneway.get((a, b))  # None: two-way for cars
         start, end = (b, a) if reverse else (a, b)
         car, bike, foot = SPEEDS[kind]
         car *= rng.uniform(0.65, 1.0)
@@ -300,7 +300,7 @@ def _build_notes(conn: sqlite3.Connection, rng: random.Random) -> None:
     chosen = sorted(rng.sample(places, 46)) + sorted(rng.sample(places, 14))
     start = dt.datetime(2022, 1, 3, 8, 0)
     for place_id in chosen:
-        created = start + dt.timedelta(minutes=rng.randrange(0, 500 * 24 * 60))
+        created = start + dt.timedelta(minutes=rng.randrange(0, 430 * 24 * 60))
         text = rng.choice(gz.NOTE_TEMPLATES).format(
             street=rng.choice(streets), month=rng.choice(["January 2023", "March 2023", "April 2023"]),
             number=rng.randrange(100, 2400),

@@ -297,7 +297,7 @@ OPENING_HOURS = {
     "post_office": ("Mo-Fr 08:30-17:00; Sa 09:00-13:00",),
 }
 
-#: Problems people report in map notes: (template, may mention a street).
+#: Problems people report in map notes ({street}, {month} and {number} are filled in).
 NOTE_TEMPLATES = (
     "The opening hours shown here are outdated; they changed this spring.",
     "The entrance has moved to {street}.",

@@ -11,6 +11,7 @@ import sqlite3
 from dataclasses import dataclass
 from urllib.parse import quote
 
+from .gazetteer import BOUNDS
 from .geo import haversine_m
 from .routing import Endpoint, Graph, nearest_node
 
@@ -20,6 +21,8 @@ PLACE_COLUMNS = (
 )
 _NEAR = re.compile(r"^(?P<what>.+?)\s+(?:near|around)\s+(?P<where>.+)$", re.IGNORECASE)
 _COORDINATES = re.compile(r"^\s*(-?\d{1,3}(?:\.\d+)?)\s*[,;]\s*(-?\d{1,3}(?:\.\d+)?)\s*$")
+#: How far outside the map's bounds typed coordinates may lie (degrees).
+MARGIN = 0.02
 _TOKEN = re.compile(r"[\w'&-]+")
 
 
@@ -100,9 +103,14 @@ class NearSearch:
     results: list[tuple[sqlite3.Row, float]]  # (place, metres in a straight line), nearest first
 
     @property
-    def canonical_query(self) -> str:
-        subject = self.category["plural"].lower() if self.category is not None else self.what
-        return f"{subject} near {self.anchor['name']}"
+    def subject(self) -> str:
+        """What is searched for: the category's plural (``cafes``), else the words typed."""
+        return self.category["plural"].lower() if self.category is not None else self.what
+
+    @property
+    def path(self) -> str:
+        """The canonical URL of this search (see :func:`near_search_path`)."""
+        return near_search_path(self.subject, self.anchor["name"])
 
 
 def parse_near(query: str) -> tuple[str, str] | None:
@@ -152,6 +160,9 @@ def resolve_location(conn: sqlite3.Connection, graph: Graph, text: str, engine: 
     match = _COORDINATES.match(text)
     if match:
         lat, lon = float(match[1]), float(match[2])
+        south, west, north, east = BOUNDS
+        if not (south - MARGIN <= lat <= north + MARGIN and west - MARGIN <= lon <= east + MARGIN):
+            return None  # far off the map: nothing there to route to
         place = conn.execute(
             f"SELECT {PLACE_COLUMNS} WHERE abs(p.lat - ?) < 1e-6 AND abs(p.lon - ?) < 1e-6 ORDER BY p.id", (lat, lon)
         ).fetchone()

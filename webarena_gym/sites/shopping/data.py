@@ -13,7 +13,7 @@ import random
 import re
 import sqlite3
 
-from .catalog import CATALOG, FEATURES, Leaf
+from .catalog import CATALOG, FEATURES, Leaf, parse_kind
 from .phrases import (
     ASPECTS, FIRST_NAMES, GENERAL_ASPECTS, GROUP_ASPECTS, HANDLES, LAST_INITIALS, OPINIONS, OTHER_CUSTOMERS, PLACES,
     SECOND_LINES, STREET_NAMES, SUMMARIES,
@@ -125,8 +125,9 @@ def _seed_catalog(conn: sqlite3.Connection, rng: random.Random) -> dict[int, Lea
             positions = list(range(1, count + 1))
             rng.shuffle(positions)
             for (brand, kind), position in zip(rng.sample(pairs, count), positions):
-                variant = rng.choice(leaf.variants)
-                name = f"{brand} {kind}" + (f", {variant}" if variant else "")
+                kind_name, price_range, variants = parse_kind(kind, leaf)
+                variant = rng.choice(variants)
+                name = f"{brand} {kind_name}" + (f", {variant}" if variant else "")
                 sku = "B0" + "".join(rng.choice(alphabet) for _ in range(8))
                 while sku in skus:
                     sku = "B0" + "".join(rng.choice(alphabet) for _ in range(8))
@@ -140,7 +141,7 @@ def _seed_catalog(conn: sqlite3.Connection, rng: random.Random) -> dict[int, Lea
                 product_id = conn.execute(
                     "INSERT INTO products (sku, name, url_key, brand, category_id, price, description, position)"
                     " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    (sku, name, key, brand, leaf_id, _money(rng, *leaf.price), description, position),
+                    (sku, name, key, brand, leaf_id, _money(rng, *price_range), description, position),
                 ).lastrowid
                 for option_position, (option, values, share) in enumerate(leaf.options):
                     if rng.random() < share:
@@ -289,7 +290,10 @@ def _seed_extras(conn: sqlite3.Connection, rng: random.Random, customers: list[i
         " WHERE o.customer_id = ? AND o.status = 'Complete' ORDER BY o.created_at, i.product_id",
         (emma,),
     ).fetchall()
-    for product_id, ordered in rng.sample(bought[:20], 2):
+    first_purchase = {}
+    for product_id, ordered in bought:
+        first_purchase.setdefault(product_id, ordered)
+    for product_id, ordered in rng.sample(sorted(first_purchase.items())[:20], 2):
         rating = rng.choice((4, 5))
         created = dt.datetime.fromisoformat(ordered) + dt.timedelta(days=rng.randint(5, 20))
         conn.execute(

@@ -8,6 +8,7 @@ from werkzeug.wrappers import Response
 from ..webapp import current_user, db, login_user, logout_user
 from . import helpers, views_catalog, views_content, views_customers, views_marketing, views_reports, views_sales
 from .data import STATUSES
+from .names import CARRIERS
 from .helpers import admin_required
 
 
@@ -24,7 +25,7 @@ def create_app() -> Flask:
     app = create_site_app("shopping_admin", __name__)
     app.url_map.strict_slashes = False
     app.jinja_env.filters.update(money=helpers.money, when=helpers.when, day=helpers.day, us_date=helpers.us_date)
-    app.jinja_env.globals.update(STATUSES=STATUSES)
+    app.jinja_env.globals.update(STATUSES=STATUSES, CARRIERS=CARRIERS)
 
     @app.route("/admin", methods=["GET", "POST"])
     def login() -> str | Response:

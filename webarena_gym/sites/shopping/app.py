@@ -1,0 +1,31 @@
+"""The One Stop Market storefront (WebArena's shopping site, a Magento store) as a Flask app."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask
+
+from ..webapp import create_site_app
+from . import store, views_account, views_cart, views_catalog
+
+
+def create_app() -> Flask:
+    """Build the storefront: catalog, cart and checkout, wish list, customer account."""
+    app = create_site_app("shopping", __name__)
+    app.jinja_env.filters.update(money=store.money, short_date=store.short_date, long_date=store.long_date)
+    app.jinja_env.globals.update(rating_percent=store.rating_percent)
+
+    @app.context_processor
+    def _store_header() -> dict[str, Any]:
+        customer = store.customer()
+        return {
+            "customer": customer,
+            "cart_count": store.cart_count(customer["id"]) if customer else 0,
+            "menu_categories": store.top_categories(),
+        }
+
+    views_catalog.register(app)
+    views_cart.register(app)
+    views_account.register(app)
+    return app
