@@ -289,7 +289,7 @@ def test_browser_opens_a_project_and_files_an_issue(browser_page, site_server):
     page, _world = browser_page("gitlab", USER)
     page.goto(site_server.base_urls["gitlab"] + "/dashboard/projects")
     page.get_by_role("link", name="byteblaze / dotfiles").click()
-    page.get_by_role("link", name=re.compile(r"^Issues")).click()
+    page.get_by_role("link", name=re.compile(r"^Issues \d+$")).click()
     page.get_by_role("link", name="New issue").click()
     page.get_by_label("Title").fill("Filed from a real browser")
     page.get_by_role("button", name="Create issue").click()

@@ -33,7 +33,8 @@ class Deployment:
             configuration (Magento base URLs, GitLab's external URL) and into the WA_* URLs.
         prefix: Prepended to container, network and configured-image names (lets tests and
             several stacks share one engine).
-        network: Docker network the containers share (the compose file uses the same one).
+        network: Docker network the containers share; default ``<prefix>webarena-gym`` (the
+            compose file's network).
         data_dir: Folder with the data that is not in images (the Wikipedia ZIM file, the
             map's source checkout); default ``$WEBARENA_DATA_DIR`` or ``./webarena-data``.
         images / ports: Per-site overrides of the image and the host port.
@@ -44,7 +45,7 @@ class Deployment:
 
     host: str = "127.0.0.1"
     prefix: str = ""
-    network: str = "webarena-gym"
+    network: str = ""
     data_dir: str = ""
     images: Mapping[str, str] = field(default_factory=dict)
     ports: Mapping[str, int] = field(default_factory=dict)
@@ -63,6 +64,8 @@ class Deployment:
         for name, port in self.ports.items():
             if not (isinstance(port, int) and 0 < port < 65536):
                 raise ConfigurationError(f"Port for {name} must be an integer in 1..65535; got {port!r}.")
+        if not self.network:
+            object.__setattr__(self, "network", f"{self.prefix}webarena-gym")
         data_dir = self.data_dir or os.environ.get("WEBARENA_DATA_DIR") or "webarena-data"
         object.__setattr__(self, "data_dir", str(Path(data_dir).resolve()))
         if self.sites is not SITES:

@@ -8,7 +8,7 @@ from collections import defaultdict
 from flask import Flask, abort, redirect, render_template, request, url_for
 
 from ..webapp import current_user, db, login_required, world
-from .common import LOGIN_PATH, apply_vote, current_uid, forum_or_404, login_redirect, safe_next
+from .common import LOGIN_PATH, apply_vote, current_uid, forum_or_404, is_subscribed, login_redirect, safe_next
 from .queries import TIME_FORMAT, comment_path, get_submission, hot_ranking, post_path, user_votes
 
 
@@ -21,6 +21,10 @@ def _submission_in(forum_name: str, submission_id: int) -> sqlite3.Row:
     if post is None or post["forum"].lower() != forum_name.lower():
         abort(404)
     return post
+
+
+def _forum_subscribed(post: sqlite3.Row, uid: int | None) -> bool:
+    return is_subscribed(forum_or_404(post["forum"])["id"], uid)
 
 
 def _comment_tree(submission_id: int) -> tuple[dict, dict[int, sqlite3.Row]]:
@@ -63,6 +67,7 @@ def register(app: Flask) -> None:
             "submission.html", post=post, children=children, roots=children[None],
             vote=user_votes(db(), "submission_votes", "submission_id", uid, [post["id"]]).get(post["id"], 0),
             comment_votes=user_votes(db(), "comment_votes", "comment_id", uid, list(by_id)),
+            subscribed=_forum_subscribed(post, uid),
         )
 
     @app.get("/f/<forum_name>/<int:submission_id>/-/comment/<int:comment_id>")
@@ -75,6 +80,7 @@ def register(app: Flask) -> None:
             "comment.html", post=post, children=children, roots=[by_id[comment_id]],
             parent=by_id[comment_id],
             comment_votes=user_votes(db(), "comment_votes", "comment_id", current_uid(), list(by_id)),
+            subscribed=_forum_subscribed(post, current_uid()),
         )
 
     @app.post("/f/<forum_name>/<int:submission_id>/-/comment")

@@ -9,7 +9,7 @@ import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import parse_qsl, urlencode
 
 from flask import abort, redirect, request
 from werkzeug.wrappers import Response
@@ -90,10 +90,12 @@ def redirect_to_canonical(fields: dict[str, str]) -> Response | None:
 
     Canonical URLs keep filtered grids and reports bookmarkable and comparable.
     """
-    canonical = urlencode(canonical_query(fields))
+    canonical = canonical_query(fields)
+    # Compare decoded pairs, not raw strings: clients differ in how they percent-encode.
+    current = parse_qsl(request.query_string.decode("latin-1"), keep_blank_values=True)
     path = request.path if request.path.endswith("/") else request.path + "/"
-    if canonical != request.query_string.decode("latin-1") or path != request.path:
-        return redirect(path + (f"?{canonical}" if canonical else ""))
+    if current != canonical or path != request.path:
+        return redirect(path + (f"?{urlencode(canonical)}" if canonical else ""))
     return None
 
 

@@ -1,0 +1,295 @@
+"""The store admin site, driven through real requests (and one real browser)."""
+
+from __future__ import annotations
+
+import re
+
+import lxml.html
+import pytest
+
+from webarena_gym.sites import World, app_for, get_site
+from webarena_gym.sites.webapp import WORLD_KEY, login_cookie
+
+SITE = "shopping_admin"
+
+
+def text(response) -> str:
+    """The page's visible text, whitespace collapsed."""
+    tree = lxml.html.fromstring(response.get_data(as_text=True))
+    for node in tree.xpath("//style|//script"):
+        node.drop_tree()
+    return re.sub(r"\s+", " ", " ".join(tree.itertext()))
+
+
+def value_of(response, css: str) -> str:
+    """The value a form control shows (inputs: value; selects: the selected option; textareas: text)."""
+    node = lxml.html.fromstring(response.get_data(as_text=True)).cssselect(css)[0]
+    if node.tag == "select":
+        chosen = node.cssselect("option[selected]") or node.cssselect("option")
+        return chosen[0].get("value")
+    if node.tag == "textarea":
+        return node.text or ""
+    return node.get("value", "")
+
+
+@pytest.fixture
+def admin(site_client):
+    return site_client(SITE, user="admin")
+
+
+@pytest.fixture
+def data(world):
+    return world.connection(SITE)
+
+
+def test_spec_matches_webarena():
+    spec = get_site(SITE)
+    assert (spec.default_port, spec.url_prefix, spec.login_path, spec.default_user) == (
+        7780, "/admin", "/admin", ("admin", "admin1234"))
+
+
+def test_seed_sizes(data):
+    counts = {t: data.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0] for t in ("sales_order", "customer", "product")}
+    assert counts["sales_order"] >= 1000 and counts["customer"] >= 100 and counts["product"] >= 150
+    statuses = {r[0] for r in data.execute("SELECT DISTINCT status FROM sales_order")}
+    assert {"pending", "processing", "complete", "canceled", "closed"} <= statuses
+    span = data.execute("SELECT MIN(created_at), MAX(created_at) FROM sales_order").fetchone()
+    assert span[0].startswith("2022") and span[1].startswith("2023")
+
+
+def test_login_required_login_and_logout(site_client):
+    client = site_client(SITE)
+    response = client.get("/admin/sales/order/")
+    assert response.status_code == 302 and response.headers["Location"] == "/admin?next=/admin/sales/order/"
+    assert "Welcome, please sign in" in text(client.get("/admin"))
+    bad = client.post("/admin", data={"username": "admin", "password": "wrong"})
+    assert bad.status_code == 401 and "sign-in was incorrect" in text(bad)
+    good = client.post("/admin?next=/admin/sales/order/", data={"username": "admin", "password": "admin1234"})
+    assert good.headers["Location"] == "/admin/sales/order/"
+    assert "Orders" in text(client.get("/admin/sales/order/"))
+    assert client.get("/admin").headers["Location"] == "/admin/admin/dashboard/"
+    client.get("/admin/admin/auth/logout/")
+    assert client.get("/admin/admin/dashboard/").status_code == 302
+
+
+def test_dashboard_figures(admin, data):
+    total = data.execute("SELECT SUM(grand_total) FROM sales_order WHERE status != 'canceled'").fetchone()[0]
+    page = text(admin.get("/admin/admin/dashboard/"))
+    assert f"Lifetime Sales: ${total:,.2f}" in page
+    top_term = data.execute("SELECT query_text FROM search_term ORDER BY uses DESC LIMIT 1").fetchone()[0]
+    latest = data.execute("SELECT customer_name FROM sales_order ORDER BY created_at DESC LIMIT 1").fetchone()[0]
+    assert top_term in page and latest in page and "Most Viewed Products" in page
+
+
+def test_orders_grid_search_filter_sort_and_pages(admin, data):
+    found = text(admin.get("/admin/sales/order/?search=000000042"))
+    assert "1 records found" in found and "000000042" in found
+    # An empty GET form field and a US-style date are normalised by a redirect.
+    bounce = admin.get("/admin/sales/order/?search=&status=canceled&created_from=1/1/2023&created_to=1/31/2023")
+    assert bounce.headers["Location"] == "/admin/sales/order/?status=canceled&created_from=2023-01-01&created_to=2023-01-31"
+    expected = data.execute("SELECT COUNT(*) FROM sales_order WHERE status = 'canceled' AND created_at "
+                            "BETWEEN '2023-01-01' AND '2023-01-31 23:59:59'").fetchone()[0]
+    filtered = admin.get(bounce.headers["Location"])
+    assert f"{expected} records found" in text(filtered)
+    assert "Active filters: Status: Canceled; Purchase Date from: 1/1/2023" in text(filtered)
+    cheapest = data.execute("SELECT increment_id FROM sales_order ORDER BY grand_total, id LIMIT 1").fetchone()[0]
+    rows = lxml.html.fromstring(admin.get("/admin/sales/order/?sort=grand_total&dir=asc").data).cssselect("#orders-grid tr")
+    assert rows[1].cssselect("td")[0].text == cheapest
+    total = data.execute("SELECT COUNT(*) FROM sales_order").fetchone()[0]
+    second = text(admin.get("/admin/sales/order/?page=2"))
+    assert f"{total} records found · Page 2 of {-(-total // 20)}" in second
+    email = data.execute("SELECT customer_email FROM sales_order WHERE id = 1").fetchone()[0]
+    mine = data.execute("SELECT COUNT(*) FROM sales_order WHERE customer_email = ?", (email,)).fetchone()[0]
+    assert f"{mine} records found" in text(admin.get("/admin/sales/order/", query_string={"customer": email}))
+    ranged = data.execute("SELECT COUNT(*) FROM sales_order WHERE grand_total BETWEEN 100 AND 120").fetchone()[0]
+    assert f"{ranged} records found" in text(admin.get("/admin/sales/order/?total_from=100&total_to=120"))
+
+
+def test_order_view_shows_items_totals_and_history(admin, data):
+    order = data.execute("SELECT * FROM sales_order WHERE status = 'complete' LIMIT 1").fetchone()
+    page = text(admin.get(f"/admin/sales/order/view/order_id/{order['id']}/"))
+    item = data.execute("SELECT name FROM order_item WHERE order_id = ?", (order["id"],)).fetchone()[0]
+    track = data.execute("SELECT number FROM shipment_track WHERE order_id = ?", (order["id"],)).fetchone()[0]
+    assert f"# {order['increment_id']}" in page and item in page and track in page
+    assert f"Grand Total ${order['grand_total']:,.2f}" in page and "Order Status Complete" in page
+    assert "Cancel" not in page.split("Order & Account")[0]  # shipped orders cannot be canceled
+    assert admin.get("/admin/sales/order/view/order_id/99999/").status_code == 404
+
+
+def test_cancel_hold_and_refusals(admin, data):
+    pending = data.execute("SELECT id FROM sales_order WHERE status = 'pending' LIMIT 1").fetchone()[0]
+    complete = data.execute("SELECT id FROM sales_order WHERE status = 'complete' LIMIT 1").fetchone()[0]
+    view = f"/admin/sales/order/view/order_id/{pending}/"
+    admin.post(f"/admin/sales/order/hold/order_id/{pending}/")
+    assert "Order Status On Hold" in text(admin.get(view))
+    admin.post(f"/admin/sales/order/unhold/order_id/{pending}/")
+    page = text(admin.post(f"/admin/sales/order/cancel/order_id/{pending}/", follow_redirects=True))
+    assert "You canceled the order." in page and "Order Status Canceled" in page and "Order canceled." in page
+    refused = text(admin.post(f"/admin/sales/order/cancel/order_id/{complete}/", follow_redirects=True))
+    assert "You have not canceled the item." in refused and "Order Status Complete" in refused
+
+
+def test_invoice_then_ship_with_tracking(admin, data):
+    order = data.execute("SELECT * FROM sales_order WHERE status = 'pending' LIMIT 1 OFFSET 2").fetchone()
+    assert "Submit Invoice" in text(admin.get(f"/admin/sales/order_invoice/new/order_id/{order['id']}/"))
+    page = text(admin.post(f"/admin/sales/order_invoice/new/order_id/{order['id']}/", follow_redirects=True))
+    assert "The invoice has been created." in page and "Order Status Processing" in page
+    assert f"Captured amount of ${order['grand_total']:,.2f}" in page
+    form = {"carrier": "fedex", "number": "8974568499"}
+    page = text(admin.post(f"/admin/admin/order_shipment/new/order_id/{order['id']}/", data=form, follow_redirects=True))
+    assert "Order Status Complete" in page and "Tracking number 8974568499 for Federal Express assigned." in page
+    page = text(admin.post(f"/admin/admin/order_shipment/addTrack/order_id/{order['id']}/",
+                           data={"carrier": "ups", "number": "1Z999"}, follow_redirects=True))
+    assert "United Parcel Service 1Z999" in page
+
+
+def test_comment_with_customer_notification(admin, data):
+    order_id = data.execute("SELECT id FROM sales_order WHERE status = 'processing' LIMIT 1").fetchone()[0]
+    url = f"/admin/sales/order/addComment/order_id/{order_id}/"
+    admin.post(url, data={"comment": "Packed and ready", "is_customer_notified": "1"})
+    admin.post(url, data={"comment": "Internal note"})
+    history = lxml.html.fromstring(admin.get(f"/admin/sales/order/view/order_id/{order_id}/").data).cssselect("#order_history li")
+    assert "Customer Not Notified | Internal note" in history[0].text_content()
+    assert "Customer Notified | Packed and ready" in history[1].text_content()
+    assert "Please enter a comment." in text(admin.post(url, data={"comment": " "}, follow_redirects=True))
+
+
+def test_edit_order_address(admin, data):
+    address = data.execute("SELECT * FROM order_address WHERE address_type = 'shipping' LIMIT 1").fetchone()
+    url = f"/admin/sales/order/address/address_id/{address['id']}/"
+    form = {"firstname": "Ann", "lastname": "Lee", "street": "456 Oak Avenue, Apartment 5B", "city": "New York",
+            "region": "New York", "postcode": "10001", "country": "United States", "telephone": "+1 2125550100"}
+    page = text(admin.post(url, data=form, follow_redirects=True))
+    assert "You updated the order address." in page and "456 Oak Avenue, Apartment 5B" in page
+    assert admin.post(url, data=form | {"city": ""}).status_code == 400
+
+
+def test_invoices_grid_and_view(admin, data):
+    invoice = data.execute("SELECT * FROM invoice WHERE increment_id = '000000007'").fetchone()
+    grid = text(admin.get("/admin/sales/invoice/?search=000000007"))
+    assert f"${invoice['grand_total']:,.2f}" in grid
+    view = text(admin.get(f"/admin/sales/invoice/view/invoice_id/{invoice['id']}/"))
+    assert "Invoice # 000000007" in view and f"Grand Total ${invoice['grand_total']:,.2f}" in view
+
+
+def test_customers_grid_and_edit(admin, data):
+    customer = data.execute("SELECT * FROM customer WHERE id = 5").fetchone()
+    found = text(admin.get("/admin/customer/index/", query_string={"search": customer["phone"]}))
+    assert "1 records found" in found and customer["email"] in found
+    wholesale = data.execute("SELECT COUNT(*) FROM customer WHERE group_name = 'Wholesale'").fetchone()[0]
+    assert f"{wholesale} records found" in text(admin.get("/admin/customer/index/?group=Wholesale"))
+    edit = admin.get("/admin/customer/index/edit/id/5/")
+    form = {field.get("name"): value_of(edit, f"[name='{field.get('name')}']")
+            for field in lxml.html.fromstring(edit.data).cssselect("form[aria-label=Customer] [name]")}
+    saved = text(admin.post("/admin/customer/index/save/id/5/", data=form | {"customer[email]": "new.mail@example.com"},
+                            follow_redirects=True))
+    assert "You saved the customer." in saved
+    assert "new.mail@example.com" in text(admin.get("/admin/customer/index/?search=new.mail"))
+    bad = admin.post("/admin/customer/index/save/id/5/", data=form | {"customer[email]": "not-an-email"})
+    assert bad.status_code == 400 and "valid email" in text(bad)
+
+
+def test_products_grid_filters_and_edit(admin, data):
+    bags = data.execute("SELECT COUNT(*) FROM product WHERE category = 'Bags'").fetchone()[0]
+    assert f"{bags} records found" in text(admin.get("/admin/catalog/product/?category=Bags"))
+    disabled = data.execute("SELECT COUNT(*) FROM product WHERE status = 2").fetchone()[0]
+    assert f"{disabled} records found" in text(admin.get("/admin/catalog/product/?status=2"))
+    product = data.execute("SELECT * FROM product WHERE status = 1 AND qty > 0 LIMIT 1").fetchone()
+    assert "1 records found" in text(admin.get("/admin/catalog/product/", query_string={"search": product["sku"]}))
+    edit = admin.get(f"/admin/catalog/product/edit/id/{product['id']}/")
+    assert value_of(edit, "input[name='product[price]']") == f"{product['price']:.2f}"
+    form = {f.get("name"): value_of(edit, f"[name='{f.get('name')}']")
+            for f in lxml.html.fromstring(edit.data).cssselect("form[aria-label=Product] [name]")}
+    form |= {"product[price]": "27", "product[status]": "2", "product[quantity_and_stock_status][qty]": "0",
+             "product[quantity_and_stock_status][is_in_stock]": "0", "product[sale]": "1", "product[color]": "Red,Teal"}
+    after = admin.post(f"/admin/catalog/product/save/id/{product['id']}/", data=form, follow_redirects=True)
+    assert "You saved the product." in text(after)
+    assert value_of(after, "input[name='product[price]']") == "27.00"
+    assert value_of(after, "[name='product[status]']") == "2" and value_of(after, "[name='product[sale]']") == "1"
+    assert value_of(after, "[name='product[quantity_and_stock_status][is_in_stock]']") == "0"
+    assert value_of(after, "[name='product[color]']") == "Red, Teal"
+    bad = admin.post(f"/admin/catalog/product/save/id/{product['id']}/", data=form | {"product[price]": "cheap"})
+    assert bad.status_code == 400 and "valid price" in text(bad)
+
+
+def test_reviews_filter_mass_approve_edit_and_delete(admin, data):
+    pending = data.execute("SELECT COUNT(*) FROM review WHERE status = 'Pending'").fetchone()[0]
+    assert f"{pending} records found" in text(admin.get("/admin/review/product/pending/"))
+    assert f"{pending} records found" in text(admin.get("/admin/review/product/?status=pending"))
+    term = data.execute("SELECT COUNT(*) FROM review WHERE detail LIKE '%disappointed%'").fetchone()[0]
+    assert f"{term} records found" in text(admin.get("/admin/review/product/?detail=disappointed"))
+    ids = [r[0] for r in data.execute("SELECT id FROM review WHERE status = 'Pending' ORDER BY id LIMIT 2")]
+    page = text(admin.post("/admin/review/product/massUpdateStatus/", follow_redirects=True,
+                           data={"reviews": [str(i) for i in ids], "action": "approved",
+                                 "return_to": "/admin/review/product/pending/"}))
+    assert "A total of 2 record(s) have been updated." in page and f"{pending - 2} records found" in page
+    review = ids[0]
+    admin.post(f"/admin/review/product/save/id/{review}/",
+               data={"status_id": "not_approved", "nickname": "Sam", "title": "Changed", "detail": "Edited text"})
+    edit = admin.get(f"/admin/review/product/edit/id/{review}/")
+    assert value_of(edit, "#status_id") == "not_approved" and value_of(edit, "#title") == "Changed"
+    deleted = text(admin.post(f"/admin/review/product/delete/id/{review}/", follow_redirects=True))
+    assert "The review has been deleted." in deleted
+    assert admin.get(f"/admin/review/product/edit/id/{review}/").status_code == 404
+
+
+def test_reports(admin, data):
+    page = admin.get("/admin/reports/report_sales/sales/?from=2/1/23&to=2/28/23&period=month", follow_redirects=True)
+    assert value_of(page, "#sales_report_from") == "2/1/2023" and value_of(page, "#sales_report_to") == "2/28/2023"
+    orders, total = data.execute("SELECT COUNT(*), SUM(grand_total) FROM sales_order WHERE status != 'canceled' "
+                                 "AND created_at LIKE '2023-02%'").fetchone()
+    assert f"Feb 2023 {orders} " in text(page) and f"${total:,.2f}" in text(page)
+    best = data.execute("SELECT i.name FROM order_item i JOIN sales_order o ON o.id = i.order_id WHERE o.status != "
+                        "'canceled' AND o.created_at LIKE '2022%' GROUP BY i.product_id ORDER BY SUM(i.qty) DESC, i.name "
+                        "LIMIT 1").fetchone()[0]
+    assert f"2022 1 {best}" in text(admin.get("/admin/reports/report_sales/bestsellers/?from=2022-01-01&to=2022-12-31&period=year"))
+    refunded = data.execute("SELECT SUM(grand_total) FROM creditmemo WHERE created_at LIKE '2022%'").fetchone()[0]
+    assert f"${refunded:,.2f}" in text(admin.get("/admin/reports/report_sales/refunded/?from=2022-01-01&to=2022-12-31&period=year"))
+    assert "Flat Rate - Fixed" in text(admin.get("/admin/reports/report_sales/shipping/?from=2022-01-01&to=2022-03-31&period=month"))
+    assert "must be on or before" in text(admin.get("/admin/reports/report_sales/sales/?from=2023-03-01&to=2023-01-01"))
+    terms = [r[0] for r in data.execute("SELECT query_text FROM search_term ORDER BY uses DESC LIMIT 3")]
+    rows = lxml.html.fromstring(admin.get("/admin/search/term/report/").data).cssselect("#search-terms-grid tr td:first-child")
+    assert [r.text for r in rows[:3]] == terms
+
+
+def test_cms_pages_and_themes(admin, data):
+    assert "404 Not Found" in text(admin.get("/admin/cms/page/?search=404"))
+    form = {"title": "Bruh bro you clicked the wrong page", "identifier": "no-route", "content": "Oops", "is_active": "1"}
+    page = admin.post("/admin/cms/page/save/page_id/1/", data=form, follow_redirects=True)
+    assert "You saved the page." in text(page) and value_of(page, "input[name=title]") == form["title"]
+    created = admin.post("/admin/cms/page/save/", data=form | {"identifier": "new-page", "title": "New"},
+                         follow_redirects=True)
+    assert "You saved the page." in text(created) and "new-page" in text(admin.get("/admin/cms/page/?search=new-page"))
+    assert admin.post("/admin/cms/page/save/", data=form).status_code == 400  # URL key taken
+    themes = text(admin.get("/admin/admin/system_design_theme/"))
+    assert "Luma" in themes and "Theme: Luma" in text(admin.get("/admin/admin/system_design_theme/edit/id/2/"))
+
+
+def test_worlds_are_isolated_and_reset(world, admin, data):
+    pending = data.execute("SELECT id FROM sales_order WHERE status = 'pending' LIMIT 1").fetchone()[0]
+    admin.post(f"/admin/sales/order/cancel/order_id/{pending}/")
+    view = f"/admin/sales/order/view/order_id/{pending}/"
+    assert "Order Status Canceled" in text(admin.get(view))
+    other = World()
+    other_client = app_for(SITE).test_client()
+    other_client.environ_base[WORLD_KEY] = other
+    other_client.set_cookie(*login_cookie(SITE, "admin"))
+    assert "Order Status Pending" in text(other_client.get(view))
+    other.close()
+    world.reset()
+    assert "Order Status Pending" in text(admin.get(view))
+
+
+@pytest.mark.browser
+def test_browser_cancel_an_order(browser_page, site_server):
+    page, world = browser_page(SITE, "admin")
+    base = site_server.base_urls[SITE]
+    order_id = world.connection(SITE).execute("SELECT id FROM sales_order WHERE status = 'pending' LIMIT 1").fetchone()[0]
+    page.goto(f"{base}/sales/order/?status=pending")
+    page.click(f"a[href='/admin/sales/order/view/order_id/{order_id}/']")
+    assert page.inner_text("#order_status") == "Pending"
+    page.fill("#history_comment", "Customer asked to cancel")
+    page.click("text=Submit Comment")
+    page.click("button:has-text('Cancel')")
+    assert page.inner_text("#order_status") == "Canceled"
+    assert "Customer asked to cancel" in page.inner_text("#order_history")

@@ -1,0 +1,165 @@
+"""The env contract: registration, check_env, rewards, termination, agent errors and config errors."""
+
+from __future__ import annotations
+
+import warnings
+
+import gymnasium as gym
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+import webarena_gym
+from webarena_gym import env as env_module
+from webarena_gym.errors import ConfigurationError, UnknownTaskError
+from webarena_gym.tasks.embedded_suite import embedded_tasks, family_of
+from webarena_gym.tasks.oracle import play
+
+WA_VARIABLES = ["WA_SHOPPING", "WA_SHOPPING_ADMIN", "WA_REDDIT", "WA_GITLAB", "WA_MAP", "WA_WIKIPEDIA", "WA_HOMEPAGE",
+                "SHOPPING", "SHOPPING_ADMIN", "REDDIT", "GITLAB", "MAP", "WIKIPEDIA", "HOMEPAGE"]
+
+
+@pytest.fixture
+def no_real_sites(monkeypatch):
+    for name in WA_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+
+
+@pytest.fixture
+def env():
+    e = gym.make("WebArenaLite-v0", suite="embedded", split="test", max_steps=5)
+    yield e
+    e.close()
+
+
+def first_task_of(site: str):
+    return next(t for t in embedded_tasks("test") if list(t.sites) == [site])
+
+
+@pytest.mark.parametrize("env_id", sorted(webarena_gym.ENV_IDS))
+def test_check_env_passes_on_every_registered_id(env_id, no_real_sites):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        e = gym.make(env_id, max_steps=3)
+    try:
+        check_env(e.unwrapped, skip_render_check=True)
+    finally:
+        e.close()
+
+
+def test_bare_make_runs_embedded_suite_and_says_so_once(no_real_sites, monkeypatch):
+    monkeypatch.setattr(env_module, "_embedded_default_announced", False)
+    with pytest.warns(UserWarning, match="embedded offline sites"):
+        e = gym.make("WebArenaLite-v0")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        second = gym.make("WebArenaLite-v0")  # no second warning
+    try:
+        _, info = e.reset(seed=0)
+        assert info["suite"] == "embedded" and info["backend"] == "direct"
+        assert info["intent"] and info["url"].startswith("http://127.0.0.1:")
+        assert 'do(action="Click", element="12")' in info["action_description"]
+    finally:
+        e.close()
+        second.close()
+
+
+def test_reset_picks_requested_task_and_seeded_draws_repeat(env):
+    task = embedded_tasks("test")[3]
+    _, info = env.reset(options={"task_id": task.task_id})
+    assert info["task_id"] == task.task_id and info["intent"] == task.intent
+    first = env.reset(seed=123)[1]["task_id"]
+    assert env.reset(seed=123)[1]["task_id"] == first
+
+
+def test_unknown_task_id_lists_valid_ids(env):
+    with pytest.raises(UnknownTaskError, match="Unknown task id 99999.*valid ids: 0, 1, 2"):
+        env.reset(options={"task_id": 99999})
+    with pytest.raises(UnknownTaskError):
+        gym.make("WebArenaLite-v0", suite="embedded", task_ids=[0, 424242])
+
+
+def test_agent_mistakes_never_raise_and_show_in_next_observation(env):
+    observation, _ = env.reset(options={"task_id": first_task_of("reddit").task_id})
+    for bad, fragment in [
+        ("click the first link", "Cannot parse"),
+        ('do(action="Click", element="9999")', "no element 9999"),
+        ('do(action="Fly", element="1")', "Unknown action"),
+    ]:
+        new_observation, reward, terminated, truncated, info = env.step(bad)
+        assert fragment in info["last_action_error"]
+        assert new_observation.startswith("[Error: ") and fragment in new_observation.splitlines()[0]
+        assert new_observation.split("\n", 1)[1] == observation  # the page stays
+        assert reward == 0.0 and not terminated
+    assert info["step"] == 3
+
+
+def test_typing_into_a_link_is_an_agent_error(env):
+    env.reset(options={"task_id": first_task_of("reddit").task_id})
+    page = env.unwrapped.page
+    link = next(e for e in page.elements if e.tag == "a")
+    *_, info = env.step(f'do(action="Type", element="{link.id}", argument="x")')
+    assert "not a text field" in info["last_action_error"]
+
+
+def test_oracle_earns_one_and_wrong_answer_or_stalling_earns_zero():
+    task = first_task_of("shopping")
+    e = gym.make("WebArenaLite-v0", suite="embedded", max_steps=30)
+    try:
+        episode = play(e, task.task_id, family_of(task.task_id, "test").solve, task.to_dict())
+        assert episode.reward == 1.0 and episode.terminated
+        assert set(episode.info["reward_components"].values()) == {1.0}
+        e.reset(options={"task_id": task.task_id})
+        _, reward, terminated, truncated, info = e.step('exit(message="certainly not the answer 0xdeadbeef")')
+        assert (reward, terminated, truncated) == (0.0, True, False)
+        assert info["answer"] == "certainly not the answer 0xdeadbeef"
+    finally:
+        e.close()
+    short = gym.make("WebArenaLite-v0", suite="embedded", max_steps=2)
+    try:
+        short.reset(options={"task_id": task.task_id})
+        short.step('do(action="Wait")')
+        _, reward, terminated, truncated, info = short.step('do(action="Wait")')
+        assert (reward, terminated, truncated) == (0.0, False, True)
+        *_, after = short.step('do(action="Wait")')
+        assert "episode is over" in after["last_action_error"]
+    finally:
+        short.close()
+
+
+def test_scrolling_moves_a_window_over_long_pages():
+    e = gym.make("WebArenaLite-v0", suite="embedded", max_chars=600, max_steps=10)
+    try:
+        first, _ = e.reset(options={"task_id": first_task_of("reddit").task_id})
+        assert "more characters below; use Scroll Down" in first
+        second, *_, info = e.step('do(action="Scroll Down")')
+        assert info["last_action_error"] == "" and second != first and "characters above" in second
+        back, *_ = e.step('do(action="Scroll Up")')
+        assert back == first
+        *_, info = e.step('do(action="Scroll Up")')
+        assert "top of the page" in info["last_action_error"]
+    finally:
+        e.close()
+
+
+@pytest.mark.parametrize(
+    "kwargs, fragment",
+    [
+        ({"suite": "embedded", "backend": "selenium"}, "backend must be one of"),
+        ({"suite": "nope"}, "suite must be one of"),
+        ({"suite": "embedded", "split": "validation"}, "split must be one of"),
+        ({"suite": "embedded", "max_steps": 0}, "max_steps must be a positive integer"),
+        ({"suite": "webarena-lite", "backend": "direct", "site_urls": {"shopping": "http://x:1"}}, "direct backend only"),
+        ({"suite": "webarena-lite"}, "WA_SHOPPING"),
+    ],
+)
+def test_configuration_errors_say_how_to_fix(kwargs, fragment, no_real_sites):
+    with pytest.raises(ConfigurationError, match=fragment):
+        gym.make("WebArenaLite-v0", **kwargs)
+
+
+def test_info_carries_timings_and_reward_components(env):
+    _, info = env.reset(options={"task_id": first_task_of("map").task_id})
+    assert info["timings"]["reset_s"] >= 0
+    *_, info = env.step('exit(message="")')
+    assert set(info["timings"]) >= {"action_s", "observation_s", "evaluation_s"}
+    assert info["reward_components"] and all(v in (0.0, 1.0) for v in info["reward_components"].values())

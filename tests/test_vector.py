@@ -1,0 +1,59 @@
+"""Vector envs: concurrency, group mode, autoreset, and Gymnasium's own vector envs."""
+
+from __future__ import annotations
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+import webarena_gym
+from webarena_gym.tasks.embedded_suite import embedded_tasks
+
+
+def reddit_task():
+    return next(t.task_id for t in embedded_tasks("test") if list(t.sites) == ["reddit"])
+
+
+def test_group_mode_runs_one_task_in_separate_worlds():
+    envs = webarena_gym.make_vec(3, group=True, suite="embedded", max_steps=2)
+    try:
+        _, infos = envs.reset(seed=0)
+        assert len(set(infos["task_id"])) == 1
+        worlds = {id(env.unwrapped.world) for env in envs.envs}
+        assert len(worlds) == 3
+        observations, rewards, terminated, truncated, infos = envs.step(['do(action="Wait")'] * 3)
+        assert len(observations) == 3 and rewards.shape == (3,)
+        observations, rewards, terminated, truncated, infos = envs.step(['do(action="Wait")'] * 3)
+        assert truncated.all() and not terminated.any()
+        # next-step autoreset: the group restarts on the same task
+        observations, rewards, terminated, truncated, infos = envs.step(['do(action="Wait")'] * 3)
+        assert (rewards == 0).all() and not truncated.any() and (infos["step"] == 0).all()
+        assert len(set(infos["task_id"])) == 1
+    finally:
+        envs.close()
+
+
+def test_per_env_task_ids_and_mixed_endings():
+    ids = [t.task_id for t in embedded_tasks("test")[:2]]
+    envs = webarena_gym.make_vec(2, suite="embedded", max_steps=5)
+    try:
+        _, infos = envs.reset(options={"task_ids": ids})
+        assert list(infos["task_id"]) == ids
+        _, rewards, terminated, truncated, infos = envs.step(['exit(message="no")', 'do(action="Wait")'])
+        assert terminated.tolist() == [True, False]
+    finally:
+        envs.close()
+
+
+@pytest.mark.parametrize("vector_class", ["sync", "async"])
+def test_works_under_gymnasium_vector_envs(vector_class):
+    task_id = reddit_task()
+    makers = [lambda: gym.make("WebArenaLite-v0", suite="embedded", task_ids=[task_id], max_steps=3)] * 2
+    envs = gym.vector.SyncVectorEnv(makers) if vector_class == "sync" else gym.vector.AsyncVectorEnv(makers, shared_memory=False)
+    try:
+        observations, infos = envs.reset(seed=0)
+        assert all(isinstance(o, str) and "<title>" in o for o in observations)
+        observations, rewards, *_ = envs.step(('do(action="Wait")', 'do(action="Scroll Down")'))
+        assert all("<" in o for o in observations) and np.all(rewards == 0)
+    finally:
+        envs.close()

@@ -1,0 +1,79 @@
+"""CompressedHistory: what a policy sees."""
+
+from __future__ import annotations
+
+import gymnasium as gym
+import pytest
+
+from webarena_gym.actions import describe_actions, parse_action
+from webarena_gym.errors import ConfigurationError
+from webarena_gym.prompts import OMITTED
+from webarena_gym.tasks.embedded_suite import embedded_tasks
+from webarena_gym.wrappers import CompressedHistory
+
+
+@pytest.fixture
+def task_id():
+    return next(t.task_id for t in embedded_tasks("test") if list(t.sites) == ["reddit"])
+
+
+def run_three_turns(env, task_id):
+    prompt, info = env.reset(options={"task_id": task_id})
+    infos = [info]
+    page = env.unwrapped.page
+    link = next(e for e in page.elements if e.tag == "a")
+    for action in (f'do(action="Click", element="{link.id}")', 'do(action="Go Backward")', 'do(action="Scroll Down")'):
+        prompt, _, _, _, info = env.step(action)
+        infos.append(info)
+    return prompt, infos
+
+
+def test_past_observations_become_placeholders_and_actions_stay(task_id):
+    env = CompressedHistory(gym.make("WebArenaLite-v0", suite="embedded"))
+    try:
+        prompt, infos = run_three_turns(env, task_id)
+        messages = infos[-1]["messages"]
+        assert [m["role"] for m in messages] == ["system"] + ["user", "assistant"] * 3 + ["user"]
+        assert describe_actions() in messages[0]["content"]
+        assert messages[1]["content"].startswith("Task: ")
+        for message in messages[1:-1:2]:
+            assert OMITTED.split("{url}")[0] in message["content"]
+        assert [m["content"] for m in messages[2::2]] == [t.action for t in env.history]
+        assert env.unwrapped.page.text[:200] in messages[-1]["content"] or "[Error" in messages[-1]["content"]
+        assert prompt.startswith("SYSTEM: ") and prompt.count("ASSISTANT: ") == 3
+        assert infos[-1]["context_chars"] == len(prompt)
+        assert infos[-1]["turn_chars"] == [len(m["content"]) for m in messages]
+        # compression keeps the context from growing with every page
+        assert infos[-1]["context_chars"] < infos[0]["context_chars"] + 3 * 400
+    finally:
+        env.close()
+
+
+def test_keep_last_keeps_recent_pages_in_full(task_id):
+    env = CompressedHistory(gym.make("WebArenaLite-v0", suite="embedded"), keep_last=1)
+    try:
+        _, infos = run_three_turns(env, task_id)
+        messages = infos[-1]["messages"]
+        assert OMITTED.split("{url}")[0] in messages[3]["content"]
+        assert OMITTED.split("{url}")[0] not in messages[5]["content"]
+        assert infos[-1]["context_chars"] > infos[0]["context_chars"]
+    finally:
+        env.close()
+
+
+def test_thinking_format_prompt_and_parse(task_id):
+    env = CompressedHistory(gym.make("WebArenaLite-v0", suite="embedded"), thinking=True)
+    try:
+        _, info = env.reset(options={"task_id": task_id})
+        assert "<think>" in info["messages"][0]["content"] and "<answer>" in info["messages"][0]["content"]
+        output = '<think>Scroll to see more.</think><answer>do(action="Scroll Down")</answer>'
+        assert parse_action(output).name == "Scroll Down"
+        _, _, _, _, info = env.step(output)
+        assert info["messages"][2]["content"] == output  # the whole output stays in the history
+    finally:
+        env.close()
+
+
+def test_bad_keep_last_is_a_configuration_error():
+    with pytest.raises(ConfigurationError, match="keep_last"):
+        CompressedHistory(gym.make("WebArenaLite-v0", suite="embedded"), keep_last=-1)
