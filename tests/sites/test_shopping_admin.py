@@ -284,7 +284,8 @@ def test_worlds_are_isolated_and_reset(world, admin, data):
 def test_browser_cancel_an_order(browser_page, site_server):
     page, world = browser_page(SITE, "admin")
     base = site_server.base_urls[SITE]
-    order_id = world.connection(SITE).execute("SELECT id FROM sales_order WHERE status = 'pending' LIMIT 1").fetchone()[0]
+    order_id = world.connection(SITE).execute(
+        "SELECT id FROM sales_order WHERE status = 'pending' ORDER BY created_at DESC LIMIT 1").fetchone()[0]
     page.goto(f"{base}/sales/order/?status=pending")
     page.click(f"a[href='/admin/sales/order/view/order_id/{order_id}/']")
     assert page.inner_text("#order_status") == "Pending"

@@ -20,7 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..tasks.task import ReferenceAnswers
+from ..errors import TaskDataError
+from ..tasks.task import ReferenceAnswers, Task
 from .fuzzy import Judge, fuzzy_match
 from .word_tokens import word_tokenize
 
@@ -54,18 +55,16 @@ def answer_tokens(text: str) -> set[str]:
     return tokens
 
 
-def exact_match(reference: str, answer: str | None) -> bool:
-    """Cleaned equality; an empty answer never matches.
+def exact_match(reference: str, text: str) -> bool:
+    """Cleaned equality.
 
     >>> exact_match("Quest Lumaflex Band", "'quest lumaflex band'")
     True
     """
-    if answer is None or not answer.strip():
-        return False
-    return clean_answer(answer) == clean_answer(reference)
+    return clean_answer(text) == clean_answer(reference)
 
 
-def must_include(reference: str, answer: str | None) -> bool:
+def must_include(reference: str, text: str) -> bool:
     """Whether one ``must_include`` item (possibly with ``" |OR| "`` alternatives) is in the answer.
 
     >>> must_include("0", "There are 10 orders")
@@ -75,9 +74,7 @@ def must_include(reference: str, answer: str | None) -> bool:
     >>> must_include("Impulse Duffle |OR| Overnight Duffle", "the overnight duffle sold best")
     True
     """
-    if answer is None or not answer.strip():
-        return False
-    cleaned = clean_answer(answer)
+    cleaned = clean_answer(text)
     tokens: set[str] | None = None
     for alternative in reference.split(OR):
         ref = clean_answer(alternative)
@@ -102,31 +99,42 @@ class MatchOutcome:
 
 
 def match_reference_answers(
-    references: ReferenceAnswers,
-    answer: str | None,
-    *,
-    intent: str = "",
-    judge: Judge | None = None,
+    references: ReferenceAnswers, text: str, *, intent: str = "", judge: Judge | None = None
 ) -> MatchOutcome:
-    """Score ``answer`` against every kind of reference present (the product: all must pass).
+    """Score ``text`` against every kind of reference present (the product: all must pass).
 
-    Used by ``string_match`` (the agent's answer) and by ``program_html`` (the located
-    text). Details list what failed, for people reading evaluation logs.
+    Shared by ``string_match`` (the agent's answer) and ``program_html`` (the located
+    text). The details say what failed, for people reading evaluation logs.
+
+    >>> match_reference_answers(ReferenceAnswers(must_include=("0", "b")), "10 b").details
+    {'must_include_missing': ['0']}
     """
     details: dict[str, Any] = {}
-    if answer is None or not answer.strip():
-        return MatchOutcome(0.0, {"reason": "empty answer"})
     score = 1.0
     if references.exact_match is not None:
-        ok = exact_match(references.exact_match, answer)
+        ok = exact_match(references.exact_match, text)
         details["exact_match"] = ok
         score *= ok
     if references.must_include is not None:
-        missing = [item for item in references.must_include if not must_include(item, answer)]
+        missing = [item for item in references.must_include if not must_include(item, text)]
         details["must_include_missing"] = missing
         score *= not missing
     if references.fuzzy_match is not None:
-        ok = fuzzy_match(answer, references.fuzzy_match, intent=intent, judge=judge)
+        ok = fuzzy_match(text, references.fuzzy_match, intent=intent, judge=judge)
         details["fuzzy_match"] = ok
         score *= ok
     return MatchOutcome(float(score), details)
+
+
+def string_match(task: Task, answer: str | None, *, judge: Judge | None = None) -> MatchOutcome:
+    """The ``string_match`` evaluator: the agent's final answer against the reference answers.
+
+    An empty or missing answer scores 0 whatever the reference (even ``"N/A"``).
+    """
+    if answer is None or not answer.strip():
+        return MatchOutcome(0.0, {"answer": answer, "reason": "no answer"})
+    if task.eval.reference_answers is None:
+        raise TaskDataError(f"Task {task.task_id!r} has string_match but no reference_answers.")
+    outcome = match_reference_answers(task.eval.reference_answers, answer, intent=task.intent, judge=judge)
+    outcome.details["answer"] = answer
+    return outcome

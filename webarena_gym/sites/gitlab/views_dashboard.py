@@ -64,6 +64,28 @@ def register(app: Flask) -> None:
         clause, args = visible_clause()
         return _project_list("explore_starred", clause, args, "stars_desc", "explore_starred")
 
+    @app.get("/search")
+    def search():
+        """Global search: projects or users whose names contain the text."""
+        text = request.args.get("search", "").strip()
+        scope = "users" if request.args.get("scope") == "users" else "projects"
+        like = f"%{text}%"
+        clause, args = visible_clause()
+        projects_sql = (
+            f"SELECT {PROJECT_COLUMNS} FROM projects p WHERE {clause} AND (p.name LIKE ? OR"
+            " p.namespace || '/' || p.path LIKE ? OR p.description LIKE ?) ORDER BY p.name COLLATE NOCASE"
+        )
+        users_sql = "SELECT * FROM users WHERE username LIKE ? OR name LIKE ? ORDER BY username COLLATE NOCASE"
+        project_args, user_args = (*args, like, like, like), (like, like)
+        counts = {
+            "projects": db().execute(f"SELECT COUNT(*) FROM ({projects_sql})", project_args).fetchone()[0] if text else 0,
+            "users": db().execute(f"SELECT COUNT(*) FROM ({users_sql})", user_args).fetchone()[0] if text else 0,
+        }
+        page = None
+        if text:
+            page = paginate(projects_sql, project_args) if scope == "projects" else paginate(users_sql, user_args)
+        return render_template("search.html", text=text, scope=scope, counts=counts, page=page)
+
     @app.get("/dashboard/projects")
     @signed_in
     def dashboard_projects():

@@ -106,6 +106,10 @@ def register(app: Flask) -> None:
         return render_project(
             "issues.html", row, "issues", page=page, state=state, sort=sort, sorts=ISSUE_SORTS, tally=tally,
             label_names=label_names, assignee=assignee, search=search, labels=labels,
+            tab_urls={
+                key: url_for("issues", namespace=namespace, project=project, **_filters(label_names, assignee, search, sort), state=key)
+                for key in ("opened", "closed", "all")
+            },
             members=project_members(row["id"]), issue_labels=labels_by_issue([i["id"] for i in page.rows]),
         )
 
@@ -208,6 +212,14 @@ def register(app: Flask) -> None:
         if moment:
             db().execute("UPDATE issues SET updated_at = ? WHERE id = ?", (moment, issue["id"]))
         return redirect(url_for("issue_page", namespace=namespace, project=project, iid=iid))
+
+
+def _filters(label_names: list[str], assignee: str, search: str, sort: str) -> dict:
+    """The list's filters as query arguments, so the state tabs keep them."""
+    filters = {"label_name[]": label_names, "assignee_username": assignee, "search": search}
+    if sort != "created_date":
+        filters["sort"] = sort
+    return {key: value for key, value in filters.items() if value}
 
 
 def _member_id(members, username: str) -> int | None:

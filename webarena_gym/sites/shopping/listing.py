@@ -56,6 +56,9 @@ class Listing:
         query = [(key, params[key]) for key in PARAM_ORDER if params.get(key)]
         return self.base + ("?" + urlencode(query) if query else "")
 
+    def page_url(self, number: int) -> str:
+        return self.url(p=number if number > 1 else None)
+
     def filter_url(self, **changes: str | None) -> str:
         """URL after changing a filter (back to the first page)."""
         return self.url(p=None, **changes)
