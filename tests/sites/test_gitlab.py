@@ -263,6 +263,14 @@ def test_new_project_is_created_with_visibility(gitlab):
     assert "Name has already been taken." in gitlab.post("/projects/new", data={"name": "chatgpt_plugin", "visibility": "public"}).get_data(as_text=True)
 
 
+def test_global_search_finds_projects_and_users(anonymous):
+    projects = html(anonymous.get("/search?search=primer/design"))
+    assert texts(projects, ".project-name") == ["primer / design"]
+    users = html(anonymous.get("/search?search=yjlou&scope=users"))
+    assert len(texts(users, ".user-results a")) == 1 and texts(users, ".user-results a")[0].endswith("@yjlou")
+    assert "couldn't find any users" in html(anonymous.get("/search?search=zzzz&scope=users")).text_content()
+
+
 def test_group_page_lists_its_projects(anonymous):
     assert "a11yproject / a11yproject.com" in texts(html(anonymous.get("/a11yproject")), ".project-name")
     assert anonymous.get("/no-such-namespace").status_code == 404

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+from itertools import pairwise
 from urllib.parse import unquote
 
 import pytest
@@ -91,6 +92,10 @@ def test_near_search_is_canonical_and_sorted_by_distance(client):
     assert "(Restaurant)" not in body
     page2 = client.get("/search?query=cafes%20near%20Carnegie%20Mellon%20University&page=2")
     assert page2.status_code == 200 and "Previous page" in text_of(page2)
+    by_name = client.get("/search?query=cafes+near+CMU&sort=name")
+    assert by_name.headers["Location"].endswith("University&sort=name")
+    names = re.findall(r'href="/node/\d+">([^<]+)</a> \(Cafe\)', client.get(by_name.headers["Location"]).get_data(as_text=True))
+    assert len(names) == 20 and names == sorted(names)
 
 
 def test_place_page_shows_address_zip_coordinates_and_hours(client, world):
@@ -153,7 +158,7 @@ def test_modes_differ_and_respect_road_rules(client, world):
     # One-way streets: somewhere the car route there and back differ in length.
     names = [r[0] for r in conn.execute("SELECT name FROM places WHERE category = 'hotel' ORDER BY id LIMIT 6")]
     lengths = set()
-    for a, b in zip(names, names[1:]):
+    for a, b in pairwise(names):
         there = summary(follow_route(client, "fossgis_osrm_car", a, b)[1])[0]
         back = summary(follow_route(client, "fossgis_osrm_car", b, a)[1])[0]
         lengths.add(there != back)

@@ -9,16 +9,22 @@ tabs and rows by line breaks; runs of whitespace collapse to one space and vanis
 line edges (except inside ``<pre>`` and ``<textarea>``). Form controls contribute no
 text. What it cannot know is CSS from stylesheets (a class that hides or floats
 something), which our embedded sites never rely on.
+
+The second half maps DOM property names (``firstElementChild``, ``selectedIndex``...) to
+these computations for the locator interpreter (:mod:`.locators`).
 """
 
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from lxml import etree, html
 
+from .locator_syntax import UNDEFINED, Document, TextNode, UnsupportedLocatorError
+
 _NOT_RENDERED = frozenset(
-    "head script style template noscript title meta link base param source track datalist area map".split()
+    "head script style template noscript title meta link base param source track datalist area".split()
 )
 _BLOCK = frozenset(
     "html body address article aside blockquote center details dialog dd div dl dt fieldset figcaption figure "
@@ -64,7 +70,7 @@ def is_rendered(node: html.HtmlElement) -> bool:
 
 def text_content(node: html.HtmlElement) -> str:
     """``node.textContent``: every descendant text, as written (hidden text included)."""
-    return "".join(node.itertext(with_tail=False)) if is_element(node) else (node.text or "")
+    return "".join(node.xpath(".//text()")) if is_element(node) else (node.text or "")
 
 
 def _collect(node: html.HtmlElement, out: list[str], preserve: bool) -> None:
@@ -77,7 +83,12 @@ def _collect(node: html.HtmlElement, out: list[str], preserve: bool) -> None:
     preserve = preserve or tag in ("pre", "textarea", "listing", "plaintext")
     marker = f"{_BREAK}2" if tag == "p" else f"{_BREAK}1" if tag in _BLOCK else ""
     out.append(marker)
-    if tag not in _NO_TEXT:
+    if tag == "details" and node.get("open") is None:
+        # a closed disclosure shows only its summary
+        summary = next((c for c in node if _tag(c) == "summary"), None)
+        if summary is not None:
+            _collect(summary, out, preserve)
+    elif tag not in _NO_TEXT:
         _text(node.text, out, preserve)
         for child in node:
             if is_element(child):
@@ -97,7 +108,9 @@ def _text(text: str | None, out: list[str], preserve: bool) -> None:
     if not text:
         return
     if preserve:
-        out.append(text.replace("\r\n", "\n").replace("\n", _NEWLINE).replace(" ", _SPACE).replace("\t", _TAB))
+        out.append(
+            text.replace("\r\n", "\n").replace("\n", _NEWLINE).replace(" ", _SPACE).replace("\t", _TAB)
+        )
     else:
         out.append(re.sub(r"[ \t\n\r\f]+", " ", text))
 
@@ -126,8 +139,20 @@ def inner_text(node: html.HtmlElement) -> str:
     if not is_rendered(node):
         return text_content(node)
     pieces: list[str] = []
-    preserve = any(_tag(a) in ("pre", "textarea") for a in node.iterancestors())
-    _collect(node, pieces, preserve)
+    preserve = any(
+        _tag(a) in ("pre", "textarea", "listing", "plaintext") for a in [node, *node.iterancestors()]
+    )
+    # the standard collects the element's children: its own line breaks or cell tab do not count
+    children = list(node)
+    if _tag(node) == "details" and node.get("open") is None:
+        children = [c for c in children if _tag(c) == "summary"][:1]
+    else:
+        _text(node.text, pieces, preserve)
+    for child in children:
+        if is_element(child):
+            _collect(child, pieces, preserve)
+        if _tag(node) != "details" or node.get("open") is not None:
+            _text(child.tail, pieces, preserve)
     return _render(pieces)
 
 
@@ -170,10 +195,107 @@ def form_value(node: html.HtmlElement) -> str | None:
         return _option_value(options[index]) if index is not None and 0 <= index < len(options) else ""
     if tag == "option":
         return _option_value(node)
-    if tag in ("button", "output", "data", "param", "li"):
+    if tag in ("button", "output", "data", "param"):
         return node.get("value") or ""
     return None
 
 
 def is_checked(node: html.HtmlElement) -> bool:
     return _tag(node) == "input" and node.get("checked") is not None
+
+
+# ------------------------------------------------------------------ DOM properties for locators
+
+
+def _child_nodes(element: Any) -> list[Any]:
+    """DOM child nodes: text runs and elements (comments left out, like most code expects)."""
+    nodes: list[Any] = []
+    if element.text:
+        nodes.append(TextNode(element.text, element))
+    for child in element:
+        if is_element(child):
+            nodes.append(child)
+        if child.tail:
+            nodes.append(TextNode(child.tail, element))
+    return nodes
+
+
+_REFLECTED_ATTRIBUTES = {
+    "id": "id",
+    "className": "class",
+    "title": "title",
+    "name": "name",
+    "href": "href",
+    "src": "src",
+    "alt": "alt",
+    "placeholder": "placeholder",
+    "type": "type",
+    "dateTime": "datetime",
+    "htmlFor": "for",
+    "rel": "rel",
+    "target": "target",
+    "lang": "lang",
+    "action": "action",
+    "method": "method",
+}
+
+
+def document_property(document: Document, name: str) -> Any:
+    root = document.root
+    if name == "body":
+        return root.find("body")
+    if name == "head":
+        return root.find("head")
+    if name == "documentElement":
+        return root
+    if name == "title":
+        title = root.find(".//title")
+        return " ".join(text_content(title).split()) if title is not None else ""
+    raise UnsupportedLocatorError(f"document.{name}")
+
+
+def element_property(element: Any, name: str) -> Any:
+    if name in ("outerText", "innerText"):
+        return inner_text(element)
+    if name == "textContent":
+        return text_content(element)
+    if name == "value":
+        value = form_value(element)
+        return UNDEFINED if value is None else value
+    if name == "selectedIndex":
+        index = selected_index(element)
+        return UNDEFINED if index is None else index
+    if name == "checked":
+        return is_checked(element)
+    if name == "disabled":
+        return element.get("disabled") is not None
+    if name in _REFLECTED_ATTRIBUTES:
+        return element.get(_REFLECTED_ATTRIBUTES[name]) or ""
+    if name in ("tagName", "nodeName"):
+        return element.tag.upper()
+    if name == "children":
+        return element_children(element)
+    if name == "childElementCount":
+        return len(element_children(element))
+    if name == "childNodes":
+        return _child_nodes(element)
+    if name in ("firstElementChild", "lastElementChild"):
+        children = element_children(element)
+        return (children[0] if name.startswith("first") else children[-1]) if children else None
+    if name in ("firstChild", "lastChild"):
+        nodes = _child_nodes(element)
+        return (nodes[0] if name == "firstChild" else nodes[-1]) if nodes else None
+    if name in ("parentElement", "parentNode"):
+        return element.getparent()
+    if name in ("nextElementSibling", "previousElementSibling"):
+        siblings = element.itersiblings(preceding=name.startswith("previous"))
+        return next((s for s in siblings if is_element(s)), None)
+    if name == "options":
+        return options_of(element)
+    if name == "innerHTML":
+        return (element.text or "") + "".join(
+            etree.tostring(c, encoding="unicode", method="html") for c in element
+        )
+    if name == "outerHTML":
+        return etree.tostring(element, encoding="unicode", method="html", with_tail=False)
+    raise UnsupportedLocatorError(f"element property {name}")

@@ -121,12 +121,10 @@ def call_function(expression: str, page: EvaluationPage | None, *, last_url: str
 
 
 def _load_builtin_helpers() -> None:
-    """Import the modules that register helpers (official WebArena ones, embedded sites')."""
+    """Import the modules that register helpers (official WebArena ones, the embedded families')."""
     import importlib
 
-    for module in ("webarena_gym.evaluators.official_functions", "webarena_gym.tasks.embedded"):
-        try:
-            importlib.import_module(module)
-        except ModuleNotFoundError as exc:
-            if exc.name != module:
-                raise
+    importlib.import_module("webarena_gym.evaluators.official_functions")
+    from ..tasks.embedded import all_families
+
+    all_families()

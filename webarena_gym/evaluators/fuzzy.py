@@ -45,29 +45,91 @@ class Judge(Protocol):
     def __call__(self, intent: str, answer: str, reference: str) -> bool: ...
 
 
-_MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september",
-           "october", "november", "december"]
+_MONTHS = [
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+]
 _MONTH_NUMBER = {name: i + 1 for i, name in enumerate(_MONTHS)}
 _MONTH_NUMBER.update({name[:3]: i + 1 for i, name in enumerate(_MONTHS)})
 _MONTH_NUMBER["sept"] = 9
 _MONTH_RE = r"(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\.?"
-_NUMBER_WORDS = {w: str(i) for i, w in enumerate(
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
-    "sixteen seventeen eighteen nineteen twenty".split())}
+_NUMBER_WORDS = {
+    w: str(i)
+    for i, w in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+        "sixteen seventeen eighteen nineteen twenty".split()
+    )
+}
 _UNITS = {
-    "minutes": "min", "minute": "min", "mins": "min", "hours": "h", "hour": "h", "hrs": "h", "hr": "h",
-    "seconds": "s", "second": "s", "secs": "s", "sec": "s", "kilometers": "km", "kilometres": "km",
-    "kilometer": "km", "kilometre": "km", "meters": "m", "metres": "m", "meter": "m", "metre": "m",
-    "miles": "mi", "mile": "mi",
+    "minutes": "min",
+    "minute": "min",
+    "mins": "min",
+    "hours": "h",
+    "hour": "h",
+    "hrs": "h",
+    "hr": "h",
+    "seconds": "s",
+    "second": "s",
+    "secs": "s",
+    "sec": "s",
+    "kilometers": "km",
+    "kilometres": "km",
+    "kilometer": "km",
+    "kilometre": "km",
+    "meters": "m",
+    "metres": "m",
+    "meter": "m",
+    "metre": "m",
+    "miles": "mi",
+    "mile": "mi",
 }
 
 #: Phrases (normalised) by which an answer says the task cannot be done.
 IMPOSSIBLE_PHRASES = (
-    "n a", "not available", "not applicable", "not possible", "impossible", "cannot", "can not", "cant",
-    "unable", "no such", "does not exist", "doesnt exist", "do not exist", "dont exist", "did not exist",
-    "not exist", "there is no", "there are no", "there isnt", "there arent", "theres no", "there was no",
-    "there were no", "not found", "could not find", "couldnt find", "no results", "no result",
-    "not achievable", "unachievable", "not feasible", "infeasible", "no record", "no records",
+    "n a",
+    "not available",
+    "not applicable",
+    "not possible",
+    "impossible",
+    "cannot",
+    "can not",
+    "cant",
+    "unable",
+    "no such",
+    "does not exist",
+    "doesnt exist",
+    "do not exist",
+    "dont exist",
+    "did not exist",
+    "not exist",
+    "there is no",
+    "there are no",
+    "there isnt",
+    "there arent",
+    "theres no",
+    "there was no",
+    "there were no",
+    "not found",
+    "could not find",
+    "couldnt find",
+    "no results",
+    "no result",
+    "not achievable",
+    "unachievable",
+    "not feasible",
+    "infeasible",
+    "no record",
+    "no records",
 )
 
 
@@ -91,9 +153,14 @@ def _canonical_dates(text: str) -> str:
 
     sub(r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b", lambda m: _date(m[1], int(m[2]), m[3]))
     sub(r"\b(\d{1,2})/(\d{1,2})/(\d{4})\b", lambda m: _date(m[3], int(m[1]), m[2]))  # US order
-    sub(rf"\b{_MONTH_RE}\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})\b", lambda m: _date(m[3], _MONTH_NUMBER[m[1]], m[2]))
-    sub(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH_RE},?\s+(\d{{4}})\b",
-        lambda m: _date(m[3], _MONTH_NUMBER[m[2]], m[1]))
+    sub(
+        rf"\b{_MONTH_RE}\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})\b",
+        lambda m: _date(m[3], _MONTH_NUMBER[m[1]], m[2]),
+    )
+    sub(
+        rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH_RE},?\s+(\d{{4}})\b",
+        lambda m: _date(m[3], _MONTH_NUMBER[m[2]], m[1]),
+    )
     sub(rf"\b{_MONTH_RE},?\s+(\d{{4}})\b", lambda m: _date(m[2], _MONTH_NUMBER[m[1]]))
     return text
 
@@ -123,9 +190,9 @@ def normalize_text(text: str) -> list[str]:
     text = re.sub(r"\b(\d+)(?:st|nd|rd|th)\b", r"\1", text)
     text = re.sub(rf"\b{_MONTH_RE}(?=\W|$)", lambda m: _MONTHS[_MONTH_NUMBER[m[1]] - 1][:3], text)
     text = re.sub(r"[$€£]\s*(?=\d)", " ", text)
+    text = re.sub(r"(\d)([a-z])", r"\1 \2", text)
     # thousands separators only where they really group thousands: 1,000 and 12,345,678
     text = re.sub(r"\b(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\b", _canonical_number, text)
-    text = re.sub(r"(\d)([a-z])", r"\1 \2", text)
     text = text.replace("'", "")
     text = re.sub(r"(?<!\d)\.|\.(?!\d)|[^\w.]|_", " ", text)
     words = text.split()
@@ -200,7 +267,9 @@ def explains_impossible(answer: str) -> bool:
     return any(_contains_run(words, phrase.split()) for phrase in IMPOSSIBLE_PHRASES)
 
 
-def fuzzy_match(answer: str | None, reference: Sequence[str] | str, *, intent: str = "", judge: Judge | None = None) -> bool:
+def fuzzy_match(
+    answer: str | None, reference: Sequence[str] | str, *, intent: str = "", judge: Judge | None = None
+) -> bool:
     """Judge ``answer`` against a ``fuzzy_match`` reference (parts, or ``"N/A"``).
 
     >>> fuzzy_match("N/A", "N/A")

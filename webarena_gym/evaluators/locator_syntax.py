@@ -11,6 +11,7 @@ runtime values that are not Python ones live here too: :data:`UNDEFINED`, :class
 from __future__ import annotations
 
 import re
+import threading
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -70,6 +71,14 @@ _TOKEN_RE = re.compile(
     re.VERBOSE,
 )
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "0": "\0"}
+_ESCAPE_RE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|x([0-9a-fA-F]{2})|(.))", re.DOTALL)
+
+
+def _unescape(match: re.Match[str]) -> str:
+    code = match.group(1) or match.group(2)
+    if code:
+        return chr(int(code, 16))
+    return _ESCAPES.get(match.group(3), match.group(3))
 
 
 def _tokenize(source: str) -> list[tuple[str, str]]:
@@ -81,11 +90,11 @@ def _tokenize(source: str) -> list[tuple[str, str]]:
             break
         match = _TOKEN_RE.match(source, position)
         if not match:
-            raise UnsupportedLocatorError(f"unexpected text {source[position:position + 20]!r}")
+            raise UnsupportedLocatorError(f"unexpected text {source[position : position + 20]!r}")
         kind = match.lastgroup or "punct"
         value = match.group(kind)
         if kind == "string":
-            value = re.sub(r"\\(.)", lambda m: _ESCAPES.get(m.group(1), m.group(1)), value[1:-1])
+            value = _ESCAPE_RE.sub(_unescape, value[1:-1])
         tokens.append((kind, value))
         position = match.end()
     return tokens
@@ -249,12 +258,23 @@ def close_selector(selector: str) -> str:
     return selector + quote + "".join(reversed(stack))
 
 
-@lru_cache(maxsize=512)
+_compiled = threading.local()  # lxml XPath evaluators are safest kept per thread
+
+
 def _compile(selector: str) -> CSSSelector:
-    try:
-        return CSSSelector(close_selector(selector), translator="html")
-    except SelectorError as exc:
-        raise UnsupportedLocatorError(f"CSS selector {selector!r}: {exc}") from exc
+    cache: dict[str, CSSSelector] | None = getattr(_compiled, "selectors", None)
+    if cache is None:
+        cache = _compiled.selectors = {}
+    matcher = cache.get(selector)
+    if matcher is None:
+        try:
+            matcher = CSSSelector(close_selector(selector), translator="html")
+        except SelectorError as exc:
+            raise UnsupportedLocatorError(f"CSS selector {selector!r}: {exc}") from exc
+        if len(cache) > 1024:
+            cache.clear()
+        cache[selector] = matcher
+    return matcher
 
 
 def _select(scope: Any, selector: str) -> list[Any]:

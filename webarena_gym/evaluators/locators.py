@@ -29,7 +29,7 @@ import math
 import re
 from typing import Any
 
-from lxml import etree, html
+from lxml import html
 
 from . import dom_text
 from .locator_syntax import (
@@ -103,7 +103,9 @@ def to_js_string(value: Any) -> str:
     if isinstance(value, (int, float)):
         if isinstance(value, float) and math.isfinite(value) and value == int(value):
             return str(int(value))
-        return {math.inf: "Infinity", -math.inf: "-Infinity"}.get(value, "NaN" if value != value else str(value))
+        return {math.inf: "Infinity", -math.inf: "-Infinity"}.get(
+            value, "NaN" if value != value else str(value)
+        )
     if isinstance(value, list):
         return ",".join("" if v is None or v is UNDEFINED else to_js_string(v) for v in value)
     if isinstance(value, TextNode):
@@ -123,25 +125,6 @@ def _truthy(value: Any) -> bool:
     if isinstance(value, (bool, int, float, str)):
         return bool(value)
     return True
-
-
-def _child_nodes(element: Any) -> list[Any]:
-    """DOM child nodes: text runs and elements (comments left out, like most code expects)."""
-    nodes: list[Any] = []
-    if element.text:
-        nodes.append(TextNode(element.text, element))
-    for child in element:
-        if dom_text.is_element(child):
-            nodes.append(child)
-        if child.tail:
-            nodes.append(TextNode(child.tail, element))
-    return nodes
-
-
-_REFLECTED_ATTRIBUTES = {"id": "id", "className": "class", "title": "title", "name": "name", "href": "href",
-                         "src": "src", "alt": "alt", "placeholder": "placeholder", "type": "type",
-                         "dateTime": "datetime", "htmlFor": "for", "rel": "rel", "target": "target",
-                         "lang": "lang", "action": "action", "method": "method"}
 
 
 class _Interpreter:
@@ -195,7 +178,11 @@ class _Interpreter:
             return self.run(right_node) if _truthy(left) else left
         right = self.run(right_node)
         if op == "+":
-            if isinstance(left, (int, float)) and isinstance(right, (int, float)) and not isinstance(left, bool):
+            if (
+                isinstance(left, (int, float))
+                and isinstance(right, (int, float))
+                and not isinstance(left, bool)
+            ):
                 return left + right
             return to_js_string(left) + to_js_string(right)
         same = left is right if not isinstance(left, (str, int, float)) else left == right
@@ -223,7 +210,7 @@ class _Interpreter:
     def apply(self, function: Any, *args: Any) -> Any:
         if not isinstance(function, Arrow):
             raise UnsupportedLocatorError("only arrow functions can be passed as callbacks")
-        self.scopes.append(dict(zip(function.params, args)))
+        self.scopes.append(dict(zip(function.params, args, strict=False)))
         try:
             return self.run(function.body)
         finally:
@@ -286,6 +273,8 @@ class _Interpreter:
             return next((n for n in [target, *target.iterancestors()] if id(n) in matching), None)
         if name == "toString":
             return to_js_string(target)
+        if name in ("click", "focus", "blur", "scrollIntoView"):
+            return UNDEFINED  # prep actions that expand panels: saved HTML already holds their content
         raise UnsupportedLocatorError(f"element method {name}()")
 
     def list_method(self, items: list[Any], name: str, args: list[Any]) -> Any:
@@ -317,7 +306,7 @@ class _Interpreter:
         if target is None or target is UNDEFINED:
             raise LocatorRuntimeError(f"cannot read {name!r} of {to_js_string(target)}")
         if isinstance(target, Document):
-            return _document_property(target, name)
+            return dom_text.document_property(target, name)
         if isinstance(target, TextNode):
             if name in ("textContent", "nodeValue", "data", "wholeText"):
                 return target.text
@@ -325,7 +314,7 @@ class _Interpreter:
                 return target.parent
             raise UnsupportedLocatorError(f"text node property {name}")
         if dom_text.is_element(target):
-            return _element_property(target, name)
+            return dom_text.element_property(target, name)
         if isinstance(target, (list, str)) and name == "length":
             return len(target)
         if isinstance(target, (str, list, bool, int, float)):
@@ -333,72 +322,19 @@ class _Interpreter:
         raise UnsupportedLocatorError(f"property {name} of {to_js_string(target)}")
 
 
-def _document_property(document: Document, name: str) -> Any:
-    root = document.root
-    if name == "body":
-        return root.find("body")
-    if name == "head":
-        return root.find("head")
-    if name == "documentElement":
-        return root
-    if name == "title":
-        title = root.find(".//title")
-        return " ".join(dom_text.text_content(title).split()) if title is not None else ""
-    raise UnsupportedLocatorError(f"document.{name}")
-
-
-def _element_property(element: Any, name: str) -> Any:
-    if name in ("outerText", "innerText"):
-        return dom_text.inner_text(element)
-    if name == "textContent":
-        return dom_text.text_content(element)
-    if name == "value":
-        value = dom_text.form_value(element)
-        return UNDEFINED if value is None else value
-    if name == "selectedIndex":
-        index = dom_text.selected_index(element)
-        return UNDEFINED if index is None else index
-    if name == "checked":
-        return dom_text.is_checked(element)
-    if name == "disabled":
-        return element.get("disabled") is not None
-    if name in _REFLECTED_ATTRIBUTES:
-        return element.get(_REFLECTED_ATTRIBUTES[name]) or ""
-    if name in ("tagName", "nodeName"):
-        return element.tag.upper()
-    if name == "children":
-        return dom_text.element_children(element)
-    if name == "childElementCount":
-        return len(dom_text.element_children(element))
-    if name == "childNodes":
-        return _child_nodes(element)
-    if name in ("firstElementChild", "lastElementChild"):
-        children = dom_text.element_children(element)
-        return (children[0] if name.startswith("first") else children[-1]) if children else None
-    if name in ("firstChild", "lastChild"):
-        nodes = _child_nodes(element)
-        return (nodes[0] if name == "firstChild" else nodes[-1]) if nodes else None
-    if name in ("parentElement", "parentNode"):
-        return element.getparent()
-    if name in ("nextElementSibling", "previousElementSibling"):
-        siblings = element.itersiblings(preceding=name.startswith("previous"))
-        return next((s for s in siblings if dom_text.is_element(s)), None)
-    if name == "options":
-        return dom_text.options_of(element)
-    if name == "innerHTML":
-        return (element.text or "") + "".join(etree.tostring(c, encoding="unicode", method="html") for c in element)
-    if name == "outerHTML":
-        return etree.tostring(element, encoding="unicode", method="html", with_tail=False)
-    raise UnsupportedLocatorError(f"element property {name}")
-
-
 def _string_method(text: str, name: str, args: list[Any]) -> Any:
     first = to_js_string(args[0]) if args else ""
     simple = {
-        "toLowerCase": lambda: text.lower(), "toUpperCase": lambda: text.upper(), "trim": lambda: text.strip(),
-        "trimStart": lambda: text.lstrip(), "trimEnd": lambda: text.rstrip(), "toString": lambda: text,
-        "includes": lambda: first in text, "startsWith": lambda: text.startswith(first),
-        "endsWith": lambda: text.endswith(first), "indexOf": lambda: text.find(first),
+        "toLowerCase": lambda: text.lower(),
+        "toUpperCase": lambda: text.upper(),
+        "trim": lambda: text.strip(),
+        "trimStart": lambda: text.lstrip(),
+        "trimEnd": lambda: text.rstrip(),
+        "toString": lambda: text,
+        "includes": lambda: first in text,
+        "startsWith": lambda: text.startswith(first),
+        "endsWith": lambda: text.endswith(first),
+        "indexOf": lambda: text.find(first),
         "split": lambda: text.split(first) if first else list(text),
         "replace": lambda: text.replace(first, to_js_string(args[1]), 1),
         "replaceAll": lambda: text.replace(first, to_js_string(args[1])),

@@ -74,7 +74,14 @@ def program_html(
                 logger.info("prep action %r failed: %s", action, exc)
         text = locate(page, target.locator, last_url=last)
         outcome = match_reference_answers(target.required_contents, text, intent=task.intent, judge=judge)
-        targets.append({"url": url, "locator": target.locator, "score": outcome.score,
-                        "text": text if len(text) <= 2000 else text[:2000] + "...", **outcome.details})
+        targets.append(
+            {
+                "url": url,
+                "locator": target.locator,
+                "score": outcome.score,
+                "text": text if len(text) <= 2000 else text[:2000] + "...",
+                **outcome.details,
+            }
+        )
         score *= outcome.score
     return MatchOutcome(score, {"targets": targets})

@@ -12,6 +12,9 @@ report with:
   (see :mod:`.word_tokens`) plus the pieces of any token that contains ``/``
   (``gitlab.com/yjlou`` also yields ``yjlou``). A longer reference is a substring test.
 - ``fuzzy_match``: see :mod:`.fuzzy` (rule-based by default, pluggable judge).
+- ``"N/A"`` (unachievable tasks): under ``fuzzy_match`` an exact ``N/A`` or an answer that
+  explains the task is impossible passes; under ``exact_match`` / ``must_include`` (as
+  WebArena-Lite rewrote a few tasks) the literal ``N/A`` is needed, as in the benchmark.
 - An empty or missing answer matches nothing, not even ``"N/A"``: stalling earns no reward.
 """
 

@@ -160,9 +160,16 @@ _RULES_AFTER_PADDING: list[tuple[re.Pattern[str], str]] = [
 _CONTRACTIONS = [
     re.compile(pattern)
     for pattern in (
-        r"(?i)\b(can)(not)\b", r"(?i)\b(d)('ye)\b", r"(?i)\b(gim)(me)\b", r"(?i)\b(gon)(na)\b",
-        r"(?i)\b(got)(ta)\b", r"(?i)\b(lem)(me)\b", r"(?i)\b(more)('n)\b", r"(?i)\b(wan)(na)(?=\s)",
-        r"(?i) ('t)(is)\b", r"(?i) ('t)(was)\b",
+        r"(?i)\b(can)(not)\b",
+        r"(?i)\b(d)('ye)\b",
+        r"(?i)\b(gim)(me)\b",
+        r"(?i)\b(gon)(na)\b",
+        r"(?i)\b(got)(ta)\b",
+        r"(?i)\b(lem)(me)\b",
+        r"(?i)\b(more)('n)\b",
+        r"(?i)\b(wan)(na)(?=\s)",
+        r"(?i) ('t)(is)\b",
+        r"(?i) ('t)(was)\b",
     )
 ]
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import importlib.metadata
 import importlib.util
 import json
+import logging
 import os
 from collections.abc import Mapping
 from functools import lru_cache
@@ -23,6 +24,8 @@ from pathlib import Path
 
 from ..errors import ConfigurationError, TaskDataError
 from .task import PLACEHOLDERS, Task
+
+logger = logging.getLogger(__name__)
 
 #: which -> (distribution, file inside it, top-level package, pip command)
 OFFICIAL_DATA = {
@@ -37,6 +40,16 @@ OFFICIAL_DATA = {
 SPLITS = ("test", "train")
 #: The sizes the official files must give (a different count means a different data release).
 SPLIT_SIZES = {"test": 165, "train": 647}
+#: WebArena's ports, for the example in configuration error messages.
+_DEFAULT_PORTS = {
+    "shopping": 7770,
+    "shopping_admin": "7780/admin",
+    "reddit": 9999,
+    "gitlab": 8023,
+    "map": 3000,
+    "wikipedia": 8888,
+    "homepage": 4399,
+}
 
 
 def official_data_path(which: str) -> Path:
@@ -47,7 +60,9 @@ def official_data_path(which: str) -> Path:
             pip command), or the installed package lacks the file.
     """
     if which not in OFFICIAL_DATA:
-        raise ConfigurationError(f"Unknown official task file {which!r}; expected one of {sorted(OFFICIAL_DATA)}.")
+        raise ConfigurationError(
+            f"Unknown official task file {which!r}; expected one of {sorted(OFFICIAL_DATA)}."
+        )
     dist_name, relative, top_level, pip_command = OFFICIAL_DATA[which]
     candidates: list[Path] = []
     try:
@@ -106,10 +121,6 @@ def site_urls_from_environment(environ: Mapping[str, str] | None = None) -> dict
     return found
 
 
-_DEFAULT_PORTS = {"shopping": 7770, "shopping_admin": "7780/admin", "reddit": 9999, "gitlab": 8023, "map": 3000,
-                  "wikipedia": 8888, "homepage": 4399}
-
-
 def load_official_tasks(
     split: str = "test",
     *,
@@ -133,7 +144,9 @@ def load_official_tasks(
     """
     if split not in SPLITS:
         raise ConfigurationError(f"split must be one of {SPLITS}, got {split!r}.")
-    lite_file = Path(path if split == "test" and path is not None else lite_path or official_data_path("webarena-lite"))
+    lite_file = Path(
+        path if split == "test" and path is not None else lite_path or official_data_path("webarena-lite")
+    )
     lite = _read_tasks(lite_file)
     if split == "test":
         tasks = list(lite)
@@ -142,9 +155,18 @@ def load_official_tasks(
         in_lite = set()
         for task in lite:
             if task.old_task_id is None:
-                raise TaskDataError(f"Task {task.task_id!r} in {lite_file} has no old_task_id; is this WebArena-Lite's file?")
+                raise TaskDataError(
+                    f"Task {task.task_id!r} in {lite_file} has no old_task_id; is this WebArena-Lite's file?"
+                )
             in_lite.add(task.old_task_id)
         tasks = [t for t in full if t.task_id not in in_lite]
+    if path is None and lite_path is None and len(tasks) != SPLIT_SIZES[split]:
+        logger.warning(
+            "The installed official %s split has %d tasks, not %d: a different data release?",
+            split,
+            len(tasks),
+            SPLIT_SIZES[split],
+        )
     urls = site_urls_from_environment() if site_urls is None else site_urls
     return [t.resolve(urls) for t in tasks] if urls else tasks
 
@@ -165,7 +187,9 @@ def _parse_tasks(path: str, _mtime_ns: int, _size: int) -> tuple[Task, ...]:
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise TaskDataError(f"The task file {path} is not readable JSON: {exc}.") from exc
     if not isinstance(data, list):
-        raise TaskDataError(f"The task file {path} must hold a JSON list of tasks, got {type(data).__name__}.")
+        raise TaskDataError(
+            f"The task file {path} must hold a JSON list of tasks, got {type(data).__name__}."
+        )
     tasks = []
     for index, raw in enumerate(data):
         try:

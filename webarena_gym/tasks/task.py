@@ -36,7 +36,9 @@ PLACEHOLDERS: dict[str, str] = {
     "wikipedia": "__WIKIPEDIA__",
     "homepage": "__HOMEPAGE__",
 }
-_PLACEHOLDER_RE = re.compile("|".join(re.escape(p) for p in sorted(PLACEHOLDERS.values(), key=len, reverse=True)))
+_PLACEHOLDER_RE = re.compile(
+    "|".join(re.escape(p) for p in sorted(PLACEHOLDERS.values(), key=len, reverse=True))
+)
 
 EVAL_TYPES = ("string_match", "url_match", "program_html")
 URL_NOTES = ("EXACT", "GOLD in PRED")
@@ -85,7 +87,9 @@ class ReferenceAnswers:
     @classmethod
     def from_dict(cls, data: Any, ctx: _Context, where: str) -> ReferenceAnswers:
         if not isinstance(data, Mapping) or not data:
-            raise ctx.fail(where, f"expected a non-empty object with {' | '.join(_ANSWER_KINDS)}, got {data!r}")
+            raise ctx.fail(
+                where, f"expected a non-empty object with {' | '.join(_ANSWER_KINDS)}, got {data!r}"
+            )
         unknown = sorted(set(data) - set(_ANSWER_KINDS))
         if unknown:
             raise ctx.fail(where, f"unsupported kind(s) {unknown}; expected {list(_ANSWER_KINDS)}")
@@ -96,7 +100,11 @@ class ReferenceAnswers:
             fuzzy = ctx.strings(fuzzy, f"{where}.fuzzy_match")
         return cls(
             exact_match=ctx.string(data.get("exact_match"), f"{where}.exact_match", optional=True),
-            must_include=(ctx.strings(data["must_include"], f"{where}.must_include") if data.get("must_include") is not None else None),
+            must_include=(
+                ctx.strings(data["must_include"], f"{where}.must_include")
+                if data.get("must_include") is not None
+                else None
+            ),
             fuzzy_match=fuzzy,
         )
 
@@ -107,7 +115,9 @@ class ReferenceAnswers:
         if self.must_include is not None:
             out["must_include"] = list(self.must_include)
         if self.fuzzy_match is not None:
-            out["fuzzy_match"] = self.fuzzy_match if isinstance(self.fuzzy_match, str) else list(self.fuzzy_match)
+            out["fuzzy_match"] = (
+                self.fuzzy_match if isinstance(self.fuzzy_match, str) else list(self.fuzzy_match)
+            )
         return out
 
 
@@ -138,12 +148,18 @@ class ProgramHtmlTarget:
         return cls(
             url=ctx.string(data["url"], f"{where}.url"),
             locator=ctx.string(data["locator"], f"{where}.locator"),
-            required_contents=ReferenceAnswers.from_dict(data["required_contents"], ctx, f"{where}.required_contents"),
+            required_contents=ReferenceAnswers.from_dict(
+                data["required_contents"], ctx, f"{where}.required_contents"
+            ),
             prep_actions=ctx.strings(data.get("prep_actions") or [], f"{where}.prep_actions"),
         )
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"url": self.url, "locator": self.locator, "required_contents": self.required_contents.to_dict()}
+        out: dict[str, Any] = {
+            "url": self.url,
+            "locator": self.locator,
+            "required_contents": self.required_contents.to_dict(),
+        }
         if self.prep_actions:
             out["prep_actions"] = list(self.prep_actions)
         return out
@@ -171,9 +187,15 @@ class Evaluation:
             raise ctx.fail("eval.eval_types", f"expected a non-empty list drawn from {list(EVAL_TYPES)}")
         for name in types:
             if name not in EVAL_TYPES:
-                raise ctx.fail("eval.eval_types", f"unknown evaluator {name!r}; expected one of {list(EVAL_TYPES)}")
+                raise ctx.fail(
+                    "eval.eval_types", f"unknown evaluator {name!r}; expected one of {list(EVAL_TYPES)}"
+                )
         answers = data.get("reference_answers")
-        reference_answers = ReferenceAnswers.from_dict(answers, ctx, "eval.reference_answers") if answers is not None else None
+        reference_answers = (
+            ReferenceAnswers.from_dict(answers, ctx, "eval.reference_answers")
+            if answers is not None
+            else None
+        )
         if "string_match" in types and reference_answers is None:
             raise ctx.fail("eval.reference_answers", "string_match needs reference answers")
         reference_url = ctx.string(data.get("reference_url"), "eval.reference_url", optional=True)
@@ -185,11 +207,20 @@ class Evaluation:
         targets = data.get("program_html") or []
         if not isinstance(targets, list):
             raise ctx.fail("eval.program_html", f"expected a list, got {targets!r}")
-        program_html = tuple(ProgramHtmlTarget.from_dict(t, ctx, f"eval.program_html[{i}]") for i, t in enumerate(targets))
+        program_html = tuple(
+            ProgramHtmlTarget.from_dict(t, ctx, f"eval.program_html[{i}]") for i, t in enumerate(targets)
+        )
         if "program_html" in types and not program_html:
             raise ctx.fail("eval.program_html", "program_html is an eval type but has no targets")
-        known = {"eval_types", "reference_answers", "reference_url", "url_note", "program_html", "string_note",
-                 "reference_answer_raw_annotation"}
+        known = {
+            "eval_types",
+            "reference_answers",
+            "reference_url",
+            "url_note",
+            "program_html",
+            "string_note",
+            "reference_answer_raw_annotation",
+        }
         return cls(
             eval_types=types,
             reference_answers=reference_answers,
@@ -198,7 +229,9 @@ class Evaluation:
             program_html=program_html,
             string_note=ctx.string(data.get("string_note"), "eval.string_note", optional=True),
             reference_answer_raw_annotation=ctx.string(
-                data.get("reference_answer_raw_annotation"), "eval.reference_answer_raw_annotation", optional=True
+                data.get("reference_answer_raw_annotation"),
+                "eval.reference_answer_raw_annotation",
+                optional=True,
             ),
             extra={k: v for k, v in data.items() if k not in known},
         )

@@ -5,8 +5,9 @@ from __future__ import annotations
 import datetime as dt
 
 from flask import Flask, render_template
+from werkzeug.exceptions import HTTPException
 
-from ..webapp import create_site_app
+from ..webapp import create_site_app, db
 from . import views_dashboard, views_issues, views_merge_requests, views_project, views_users
 from .data import ROLES
 from .queries import CLONE_HOST, me
@@ -39,19 +40,17 @@ def create_app() -> Flask:
         user = me()
         pending = 0
         if user is not None:
-            from ..webapp import db
-
             pending = db().execute(
                 "SELECT COUNT(*) FROM todos WHERE user_id = ? AND state = 'pending'", (user["id"],)
             ).fetchone()[0]
         return {"me": user, "todo_count": pending, "clone_host": CLONE_HOST, "roles": ROLES}
 
     @app.errorhandler(403)
-    def _forbidden(error):  # noqa: ANN001 - werkzeug's HTTPException
+    def _forbidden(error: HTTPException):
         return render_template("error.html", code=403, title="Access denied", message=error.description), 403
 
     @app.errorhandler(404)
-    def _not_found(error):  # noqa: ANN001
+    def _not_found(error: HTTPException):
         message = "The page could not be found or you don't have permission to view it."
         return render_template("error.html", code=404, title="Page not found", message=message), 404
 

@@ -16,7 +16,7 @@ from . import seed_text as text
 SEED = 8023
 #: The seeded data ends the day before the world clock starts (2023-06-01).
 DATA_END = dt.datetime(2023, 5, 31, 18, 0)
-DATA_START = dt.datetime(2022, 1, 3, 9, 0)
+DATA_START = dt.datetime(2022, 3, 1, 9, 0)
 
 #: Access levels, as GitLab numbers them.
 ROLES = {10: "Guest", 20: "Reporter", 30: "Developer", 40: "Maintainer", 50: "Owner"}
@@ -150,7 +150,7 @@ class _Seeder:
             else:
                 local = name.lower().replace(" ", ".")
                 email, password = f"{local}@{self.rng.choice(text.EMAIL_DOMAINS)}", "password1234"
-            created = self.random_time(dt.datetime(2020, 3, 1), dt.datetime(2021, 12, 1))
+            created = self.random_time(dt.datetime(2022, 1, 3), dt.datetime(2022, 2, 28))
             bio = self.rng.choice(text.BIOS)
             location = self.rng.choice(text.CITIES)
             cursor = self.conn.execute(
@@ -347,7 +347,7 @@ class _Seeder:
             for other in self.rng.sample(ids, self.rng.randint(0, 5)):
                 if other != uid:
                     self.conn.execute(
-                        "INSERT INTO follows VALUES (?, ?, ?)", (uid, other, stamp(self.random_time(dt.datetime(2022, 3, 1))))
+                        "INSERT INTO follows VALUES (?, ?, ?)", (uid, other, stamp(self.random_time(DATA_START)))
                     )
 
     def seed_todos(self) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 
 from flask import abort, request, url_for
 
-from ..webapp import current_user, db, login_required
+from ..webapp import current_user, db, login_required, world
 from .data import ROLES, stamp
 
 LOGIN_PATH = "/users/sign_in"
@@ -93,8 +93,7 @@ def touch_project(project_id: int, moment: str) -> None:
 
 
 def now_stamp() -> str:
-    from ..webapp import world
-
+    """The world clock's time, in the storage format (new records never read the real clock)."""
     return stamp(world().now())
 
 

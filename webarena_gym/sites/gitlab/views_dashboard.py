@@ -7,6 +7,7 @@ from flask import Flask, flash, redirect, render_template, request, url_for
 from ..webapp import db
 from .data import slugify
 from .queries import me_required, now_stamp, paginate, signed_in, visible_clause
+from .seed_text import LABELS
 
 #: Sort keys of project lists (GitLab's names) -> (label, ORDER BY).
 PROJECT_SORTS = {
@@ -202,7 +203,7 @@ def register(app: Flask) -> None:
                      user["id"], moment, moment),
                 ).lastrowid
                 db().execute("INSERT INTO members VALUES (?, ?, 50, ?)", (project_id, user["id"], moment))
-                for name, color, description in _default_labels():
+                for name, color, description in LABELS[:3]:  # bug, enhancement, documentation, as GitLab suggests
                     db().execute(
                         "INSERT INTO labels (project_id, name, color, description) VALUES (?, ?, ?, ?)",
                         (project_id, name, color, description),
@@ -210,9 +211,3 @@ def register(app: Flask) -> None:
                 flash(f"Project '{form['name']}' was successfully created.")
                 return redirect(url_for("project_page", namespace=user["username"], project=path))
         return render_template("new_project.html", form=form, errors=errors, user=user)
-
-
-def _default_labels():
-    from .seed_text import LABELS
-
-    return LABELS[:3]

@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
-from flask import Flask, abort, flash, redirect, render_template, request, url_for
+from flask import Flask, abort, flash, redirect, request, url_for
 
 from ..webapp import db
-from .queries import me_required, now_stamp, paginate, project_members, project_or_404, require_level, signed_in, touch_project
+from .queries import (
+    me_required,
+    now_stamp,
+    paginate,
+    project_members,
+    project_or_404,
+    require_level,
+    signed_in,
+    touch_project,
+)
 from .views_project import render_project
 
 #: Issue sorts (GitLab's query values) -> (label, ORDER BY).

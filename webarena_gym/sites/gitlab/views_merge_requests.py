@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Flask, abort, flash, redirect, render_template, request, url_for
+from flask import Flask, abort, flash, redirect, request, url_for
 
 from ..webapp import db
 from .queries import me_required, paginate, project_or_404, require_level, signed_in

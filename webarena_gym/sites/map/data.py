@@ -13,6 +13,7 @@ import datetime as dt
 import math
 import random
 import sqlite3
+from itertools import pairwise
 
 from . import gazetteer as gz
 from .geo import haversine_m
@@ -136,7 +137,7 @@ def _build_roads(conn: sqlite3.Connection, rng: random.Random) -> dict:
         rid = road(name, "highway")[0]
         stops = range(0, gz.GRID_COLS if axis == "row" else gz.GRID_ROWS, every)
         points = [node_id[(index, s) if axis == "row" else (s, index)] for s in stops]
-        for p, q in zip(points, points[1:]):
+        for p, q in pairwise(points):
             length = haversine_m(*coords[p], *coords[q]) * WINDING["highway"]
             rows.append((rid, p, q, length, speed, 0.0, 0.0, 0))
 
@@ -151,7 +152,7 @@ def _build_roads(conn: sqlite3.Connection, rng: random.Random) -> dict:
             used.update(path)
             rid = road(name, kind)[0]
             _car, bike, foot = SPEEDS[kind]
-            for p, q in zip(path, path[1:]):
+            for p, q in pairwise(path):
                 length = haversine_m(*coords[node_id[p]], *coords[node_id[q]]) * WINDING[kind]
                 rows.append((rid, node_id[p], node_id[q], length, 0.0, bike, foot, 0))
             break

@@ -11,7 +11,7 @@ def haversine_m(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
     """Great-circle distance in metres.
 
     >>> round(haversine_m(40.4433, -79.9436, 40.4444, -79.9608))
-    1458
+    1461
     """
     p1, p2 = math.radians(lat1), math.radians(lat2)
     dp, dl = p2 - p1, math.radians(lon2 - lon1)

@@ -9,6 +9,7 @@ from flask import Flask, abort, redirect, render_template, request, url_for
 
 from ..webapp import db
 from .search import (
+    PLACE_COLUMNS,
     all_places,
     category_for,
     get_place,
@@ -54,7 +55,10 @@ def register(app: Flask) -> None:
     @app.get("/")
     def home() -> str:
         conn = db()
-        featured = [p for name in FEATURED for p in text_search(conn, name)[:1] if p["name"] == name]
+        rows = conn.execute(
+            f"SELECT {PLACE_COLUMNS} WHERE p.name IN ({','.join('?' * len(FEATURED))})", FEATURED
+        ).fetchall()
+        featured = sorted(rows, key=lambda p: FEATURED.index(p["name"]))
         explore = conn.execute(
             f"SELECT * FROM categories WHERE slug IN ({','.join('?' * len(EXPLORE))}) ORDER BY position", EXPLORE
         ).fetchall()

@@ -153,7 +153,7 @@ def _seed_submissions(conn: sqlite3.Connection, rng: random.Random, users: list[
     default_uid = _default_user_id(conn)
     posts: list[dict] = []
     titles: set[str] = set()
-    for forum_id, (_name, _title, kind, _d, _s, topics) in zip(forums, FORUMS):
+    for forum_id, (_name, _title, kind, _d, _s, topics) in zip(forums, FORUMS, strict=True):
         combos = [(t, topic) for t in TITLE_TEMPLATES[kind] for topic in topics]
         rng.shuffle(combos)
         for template, topic in combos[: rng.randint(14, 34)]:

@@ -108,3 +108,21 @@ def user_votes(conn: sqlite3.Connection, table: str, column: str, uid: int | Non
         f"SELECT {column}, choice FROM {table} WHERE user_id = ? AND {column} IN ({marks})", (uid, *ids)
     )
     return {row[0]: row[1] for row in rows}
+
+
+def forum_summaries(conn: sqlite3.Connection) -> list[tuple]:
+    """(id, name, title, subscriber count, post count) of every forum, alphabetical as /forums lists them."""
+    return conn.execute(
+        "SELECT f.id, f.name, f.title, f.subscriber_count,"
+        " (SELECT COUNT(*) FROM submissions s WHERE s.forum_id = f.id) FROM forums f ORDER BY f.name COLLATE NOCASE"
+    ).fetchall()
+
+
+def forum_posts(conn: sqlite3.Connection, forum_id: int, sort: str) -> list[tuple]:
+    """(id, title, author, score, comment count, forum) of a forum's posts in a listing's order."""
+    return conn.execute(
+        "SELECT s.id, s.title, u.username, s.upvotes - s.downvotes AS score,"
+        " (SELECT COUNT(*) FROM comments c WHERE c.submission_id = s.id) AS comment_count, f.name"
+        f" FROM {SUBMISSION_FROM} WHERE s.forum_id = ? ORDER BY {SORTS[sort][1]}",
+        (forum_id,),
+    ).fetchall()

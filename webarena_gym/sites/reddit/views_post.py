@@ -8,7 +8,15 @@ from collections import defaultdict
 from flask import Flask, abort, redirect, render_template, request, url_for
 
 from ..webapp import current_user, db, login_required, world
-from .common import LOGIN_PATH, apply_vote, current_uid, forum_or_404, is_subscribed, login_redirect, safe_next
+from .common import (
+    LOGIN_PATH,
+    apply_vote,
+    current_uid,
+    forum_or_404,
+    is_subscribed,
+    login_redirect,
+    safe_next,
+)
 from .queries import TIME_FORMAT, comment_path, get_submission, hot_ranking, post_path, user_votes
 
 

@@ -15,8 +15,18 @@ import sqlite3
 
 from .catalog import CATALOG, FEATURES, Leaf, parse_kind
 from .phrases import (
-    ASPECTS, FIRST_NAMES, GENERAL_ASPECTS, GROUP_ASPECTS, HANDLES, LAST_INITIALS, OPINIONS, OTHER_CUSTOMERS, PLACES,
-    SECOND_LINES, STREET_NAMES, SUMMARIES,
+    ASPECTS,
+    FIRST_NAMES,
+    GENERAL_ASPECTS,
+    GROUP_ASPECTS,
+    HANDLES,
+    LAST_INITIALS,
+    OPINIONS,
+    OTHER_CUSTOMERS,
+    PLACES,
+    SECOND_LINES,
+    STREET_NAMES,
+    SUMMARIES,
 )
 
 SEED = 7770
@@ -124,7 +134,7 @@ def _seed_catalog(conn: sqlite3.Connection, rng: random.Random) -> dict[int, Lea
             count = min(len(pairs), rng.randint(9, 12))
             positions = list(range(1, count + 1))
             rng.shuffle(positions)
-            for (brand, kind), position in zip(rng.sample(pairs, count), positions):
+            for (brand, kind), position in zip(rng.sample(pairs, count), positions, strict=True):
                 kind_name, price_range, variants = parse_kind(kind, leaf)
                 variant = rng.choice(variants)
                 name = f"{brand} {kind_name}" + (f", {variant}" if variant else "")

@@ -103,7 +103,8 @@ def _price_buckets(items: list[dict[str, Any]]) -> list[tuple[str, str, int]]:
     if not items:
         return []
     highest = max(item["price"] for item in items) / 100
-    step = 10 ** max(1, int(math.log10(highest))) if highest >= 1 else 10
+    # the widest round step that still gives four ranges (ten dollars at least)
+    step = next((s for s in (1000, 500, 250, 200, 100, 50, 25, 20) if highest / s >= 4), 10)
     counts = Counter(int(item["price"] / 100 // step) for item in items)
     buckets = []
     for index in sorted(counts):

@@ -30,8 +30,8 @@ def register(app: Flask) -> None:
             abort(404)
         return _product_page(product)
 
-    @app.get("/catalogsearch/result/")
     @app.get("/catalogsearch/result/index/")
+    @app.get("/catalogsearch/result/")  # registered first, so url_for() gives Magento's usual address
     def search() -> str:
         query = (request.args.get("q") or "").strip()
         terms = re.findall(r"[a-z0-9]+", query.lower())

@@ -27,6 +27,7 @@ def register(app: Flask) -> None:
         return render_template(
             "order_history.html", orders=orders, page=page, pages=pages, total=total,
             first=(page - 1) * ORDERS_PER_PAGE + 1 if total else 0, last=min(total, page * ORDERS_PER_PAGE),
+            page_url=lambda number: url_for("order_history", p=number) if number > 1 else url_for("order_history"),
         )
 
     @app.get("/sales/order/view/order_id/<int:order_id>/")

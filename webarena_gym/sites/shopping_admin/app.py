@@ -6,10 +6,18 @@ from flask import Flask, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from ..webapp import current_user, db, login_user, logout_user
-from . import helpers, views_catalog, views_content, views_customers, views_marketing, views_reports, views_sales
+from . import (
+    helpers,
+    views_catalog,
+    views_content,
+    views_customers,
+    views_marketing,
+    views_reports,
+    views_sales,
+)
 from .data import STATUSES
-from .names import CARRIERS
 from .helpers import admin_required
+from .names import CARRIERS
 
 
 def _safe_next(target: str | None) -> str:

@@ -64,6 +64,11 @@ CREATE INDEX order_customer ON sales_order(customer_id);
 CREATE INDEX item_order ON order_item(order_id);
 CREATE INDEX history_order ON order_status_history(order_id);
 CREATE INDEX review_product ON review(product_id);
+CREATE INDEX address_order ON order_address(order_id, address_type);
+CREATE INDEX invoice_order ON invoice(order_id);
+CREATE INDEX shipment_order ON shipment(order_id);
+CREATE INDEX track_order ON shipment_track(order_id);
+CREATE INDEX creditmemo_order ON creditmemo(order_id);
 """
 
 
@@ -266,6 +271,6 @@ def _search_terms(conn: sqlite3.Connection, rng: random.Random) -> None:
     order = list(names.SEARCH_TERMS)
     rng.shuffle(order)
     span = int((LAST_DAY - FIRST_DAY).total_seconds())
-    for i, (term, count) in enumerate(zip(order, uses), start=1):
+    for i, (term, count) in enumerate(zip(order, uses, strict=True), start=1):
         updated = FIRST_DAY + dt.timedelta(seconds=rng.randrange(span))
         conn.execute("INSERT INTO search_term VALUES (?,?,?,?,?)", (i, term, rng.randint(0, 60), count, stamp(updated)))

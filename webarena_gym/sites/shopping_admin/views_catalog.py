@@ -6,7 +6,15 @@ from flask import Flask, flash, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from ..webapp import db
-from .helpers import admin_required, one_or_404, paginate, parse_number, redirect_to_canonical, sort_clause, url_with
+from .helpers import (
+    admin_required,
+    one_or_404,
+    paginate,
+    parse_number,
+    redirect_to_canonical,
+    sort_clause,
+    url_with,
+)
 from .names import CATEGORIES
 
 PRODUCT_FIELDS = {"search": "text", "category": "text", "status": "text", "stock": "text", "price_from": "number",

@@ -7,8 +7,15 @@ from werkzeug.wrappers import Response
 
 from ..webapp import db
 from .data import REVIEW_STATUSES
-from .helpers import (admin_required, one_or_404, paginate, parse_date, redirect_to_canonical, sort_clause,
-                      url_with)
+from .helpers import (
+    admin_required,
+    one_or_404,
+    paginate,
+    parse_date,
+    redirect_to_canonical,
+    sort_clause,
+    url_with,
+)
 
 #: URL slug -> stored review status.
 REVIEW_STATUS_SLUGS = {s.lower().replace(" ", "_"): s for s in REVIEW_STATUSES}

@@ -8,7 +8,16 @@ from werkzeug.wrappers import Response
 from ..webapp import db
 from . import views_order_actions
 from .data import STATUSES
-from .helpers import admin_required, one_or_404, paginate, parse_date, parse_number, redirect_to_canonical, sort_clause, url_with
+from .helpers import (
+    admin_required,
+    one_or_404,
+    paginate,
+    parse_date,
+    parse_number,
+    redirect_to_canonical,
+    sort_clause,
+    url_with,
+)
 
 ORDER_FIELDS = {"search": "text", "status": "text", "created_from": "date", "created_to": "date",
                 "total_from": "number", "total_to": "number", "customer": "text", "sort": "text", "dir": "text",

@@ -1,0 +1,354 @@
+"""The embedded store (WebArena's OneStopShop): browsing, search, cart, checkout, account."""
+
+from __future__ import annotations
+
+import re
+
+import lxml.html
+import pytest
+
+from webarena_gym.sites import World, app_for
+from webarena_gym.sites.webapp import WORLD_KEY
+
+EMMA = "emma.lopez@hotmail.com"
+
+
+@pytest.fixture
+def shop(site_client):
+    """A client logged in as Emma Lopez."""
+    return site_client("shopping", user=EMMA)
+
+
+def page(response) -> lxml.html.HtmlElement:
+    assert response.status_code == 200, response.status_code
+    return lxml.html.fromstring(response.get_data(as_text=True))
+
+
+def texts(doc, css: str) -> list[str]:
+    return [" ".join(node.text_content().split()) for node in doc.cssselect(css)]
+
+
+def prices(doc) -> list[float]:
+    return [float(p.replace("$", "").replace(",", "")) for p in texts(doc, ".product-items .price")]
+
+
+def product_of(world: World, where: str = "1 = 1", *args):
+    return world.connection("shopping").execute(f"SELECT * FROM products WHERE {where} ORDER BY id LIMIT 1", args).fetchone()
+
+
+def test_seed_data_has_the_promised_shape(world):
+    conn = world.connection("shopping")
+    assert conn.execute("SELECT COUNT(*) FROM products").fetchone()[0] >= 300
+    assert conn.execute("SELECT COUNT(*) FROM categories").fetchone()[0] >= 20
+    assert conn.execute("SELECT COUNT(*) FROM categories WHERE parent_id IS NOT NULL").fetchone()[0] >= 10
+    assert conn.execute("SELECT COUNT(DISTINCT product_id) FROM product_options").fetchone()[0] >= 30
+    assert conn.execute("SELECT COUNT(DISTINCT product_id) FROM reviews").fetchone()[0] >= 200
+    orders = conn.execute(
+        "SELECT o.status, o.created_at FROM orders o JOIN customers c ON c.id = o.customer_id WHERE c.email = ?", (EMMA,)
+    ).fetchall()
+    assert 30 <= len(orders) <= 40
+    assert {status for status, _ in orders} == {"Complete", "Canceled", "Pending", "Processing"}
+    assert all("2022-01-01" <= created < "2024" for _, created in orders)
+    assert conn.execute("SELECT COUNT(*) FROM customers").fetchone()[0] > 3
+
+
+def test_home_page_greets_the_customer_and_lists_categories(shop, site_client):
+    doc = page(shop.get("/"))
+    assert "Welcome, Emma Lopez!" in doc.text_content()
+    menu = texts(doc, "nav.navigation a")
+    assert "Home & Kitchen" in menu and len(menu) >= 8
+    assert "Kitchen & Dining" in texts(doc, ".shop-by-category a")
+    anonymous = page(site_client("shopping").get("/"))
+    assert "Welcome, Emma" not in anonymous.text_content()
+    assert "Sign In" in texts(anonymous, "header a")
+
+
+def test_nested_category_page_has_breadcrumbs_and_subcategories(shop):
+    doc = page(shop.get("/home-kitchen.html"))
+    assert texts(doc, "h1") == ["Home & Kitchen"]
+    assert "Kitchen & Dining" in texts(doc, ".filter-options-content a")
+    child = page(shop.get("/home-kitchen/kitchen-dining.html"))
+    assert texts(child, ".breadcrumbs li") == ["Home", "Home & Kitchen", "Kitchen & Dining"]
+    assert texts(child, ".product-items .product-item-link")
+
+
+def test_category_sorting_and_pagination(shop):
+    first = page(shop.get("/electronics.html"))
+    amount = texts(first, ".toolbar-amount")[0]
+    total = int(re.search(r"of (\d+)", amount).group(1))
+    assert amount.startswith("Items 1-12 of") and total > 24
+    second = page(shop.get("/electronics.html?p=2"))
+    assert texts(second, ".toolbar-amount")[0].startswith("Items 13-24")
+    assert not set(texts(first, ".product-item-link")) & set(texts(second, ".product-item-link"))
+
+    ascending = prices(page(shop.get("/electronics.html?product_list_order=price&product_list_dir=asc")))
+    descending = prices(page(shop.get("/electronics.html?product_list_order=price&product_list_dir=desc")))
+    assert ascending == sorted(ascending) and descending == sorted(descending, reverse=True)
+    assert ascending[0] < descending[-1] or ascending[0] <= descending[0]
+    names = texts(page(shop.get("/electronics.html?product_list_order=name")), ".product-item-link")
+    assert names == sorted(names, key=str.lower)
+
+
+def test_sort_form_and_pager_keep_the_list_parameters(shop):
+    doc = page(shop.get("/catalogsearch/result/?q=case&product_list_order=price&product_list_dir=desc&price=0-20"))
+    assert prices(doc) == sorted(prices(doc), reverse=True) and max(prices(doc)) < 20
+    form = doc.cssselect("form.toolbar-sorter")[0]
+    assert [name for name, _ in form.form_values()] == ["q", "product_list_order", "product_list_dir", "price"]
+    assert dict(form.form_values())["product_list_dir"] == "desc"
+
+
+def test_price_and_brand_filters(shop):
+    doc = page(shop.get("/electronics.html"))
+    price_link = next(a for a in doc.cssselect(".filter-options-content a") if a.text_content().startswith("$"))
+    filtered = page(shop.get(price_link.get("href")))
+    low, high = [float(x.replace("$", "").replace(",", "")) for x in price_link.text_content().split(" - ")]
+    assert prices(filtered) and all(low <= p <= high for p in prices(filtered))
+    assert "Now Shopping by" in filtered.text_content()
+
+    conn_brand = texts(doc, ".filter-options-content a")[-1]
+    by_brand = page(shop.get(f"/electronics.html?brand={conn_brand}"))
+    assert all(name.startswith(conn_brand) for name in texts(by_brand, ".product-item-link"))
+    cleared = page(shop.get(by_brand.cssselect(".filter-current a")[-1].get("href")))
+    assert len(texts(cleared, ".product-item-link")) == 12
+
+
+def test_search_finds_products_sorts_and_paginates(shop, world):
+    product = product_of(world, "name LIKE ?", "%Dark Roast Ground Coffee%")
+    doc = page(shop.get("/catalogsearch/result/", query_string={"q": product["name"]}))
+    assert texts(doc, ".product-item-link")[0] == product["name"]
+    assert texts(doc, "h1") == [f"Search results for: '{product['name']}'"]
+
+    many = page(shop.get("/catalogsearch/result/?q=case"))
+    assert int(re.search(r"of (\d+)", texts(many, ".toolbar-amount")[0]).group(1)) > 12
+    cheap_first = prices(page(shop.get("/catalogsearch/result/?q=case&product_list_order=price&product_list_dir=asc")))
+    assert cheap_first == sorted(cheap_first)
+    assert texts(page(shop.get("/catalogsearch/result/?q=case&p=2")), ".toolbar-amount")[0].startswith("Items 13-")
+    empty = page(shop.get("/catalogsearch/result/?q=zzzxqv"))
+    assert "Your search returned no results." in empty.text_content()
+
+
+def test_product_page_shows_facts_options_and_reviews(shop, world):
+    conn = world.connection("shopping")
+    product = conn.execute(
+        "SELECT p.* FROM products p WHERE p.id IN (SELECT product_id FROM product_options)"
+        " AND p.id IN (SELECT product_id FROM reviews) ORDER BY p.id LIMIT 1"
+    ).fetchone()
+    reviews = conn.execute("SELECT rating, nickname FROM reviews WHERE product_id = ?", (product["id"],)).fetchall()
+    doc = page(shop.get(f"/{product['url_key']}.html"))
+    text = doc.text_content()
+    assert f"SKU: {product['sku']}" in " ".join(text.split())
+    assert f"${product['price'] / 100:,.2f}" in texts(doc, ".product-info-main .price")
+    assert f"Rating: {round(sum(r[0] for r in reviews) / len(reviews) * 20)}%" in text
+    assert sorted(texts(doc, ".review-author")) == sorted(r[1] for r in reviews)
+    assert doc.cssselect("#product_addtocart_form select")
+
+
+def test_cart_add_needs_options_then_updates_and_removes(shop, world):
+    product = world.connection("shopping").execute(
+        "SELECT p.*, o.name AS option, o.choices FROM products p JOIN product_options o ON o.product_id = p.id"
+        " WHERE p.id NOT IN (SELECT product_id FROM product_options WHERE name != o.name) ORDER BY p.id LIMIT 1"
+    ).fetchone()
+    refused = shop.post("/checkout/cart/add/", data={"product": product["id"], "qty": "1"}, follow_redirects=True)
+    assert "You need to choose options for your item." in refused.get_data(as_text=True)
+    assert "You have no items in your shopping cart." in shop.get("/checkout/cart/").get_data(as_text=True)
+
+    choice = product["choices"].split("\n")[0]
+    added = shop.post("/checkout/cart/add/", data={"product": product["id"], "qty": "2", f"option_{product['option']}": choice},
+                      follow_redirects=True)
+    assert f"You added {product['name']} to your shopping cart." in added.get_data(as_text=True)
+    cart = page(shop.get("/checkout/cart/"))
+    assert texts(cart, ".product-item-name") == [product["name"]]
+    assert f"{product['option']}: {choice}" in texts(cart, ".item-options")
+    assert "My Cart (2 items)" in texts(cart, "a.minicart")
+
+    item_id = cart.cssselect("form input[name=item_id]")[0].get("value")
+    page(shop.post("/checkout/cart/updateItemQty/", data={"item_id": item_id, "qty": "5"}, follow_redirects=True))
+    cart = page(shop.get("/checkout/cart/"))
+    assert cart.cssselect("input[name=qty]")[0].get("value") == "5"
+    assert texts(cart, ".col.subtotal") == [f"${product['price'] * 5 / 100:,.2f}"]
+    shop.post("/checkout/cart/delete/", data={"item_id": item_id})
+    assert "You have no items in your shopping cart." in shop.get("/checkout/cart/").get_data(as_text=True)
+
+
+def test_checkout_places_a_pending_order_dated_by_the_world_clock(shop, world):
+    product = product_of(world, "id NOT IN (SELECT product_id FROM product_options)")
+    shop.post("/checkout/cart/add/", data={"product": product["id"], "qty": "2"})
+    shipping = page(shop.get("/checkout/"))
+    form = shipping.cssselect("form.form-shipping-address")[0]
+    values = dict(form.form_values())
+    assert values["street1"] == "101 S San Mateo Dr" and values["shipping_method"] == "Flat Rate - Fixed"
+    review = shop.post("/checkout/shipping/", data=values, follow_redirects=True)
+    assert "Place Order" in review.get_data(as_text=True)
+    success = page(shop.post("/checkout/placeOrder/", follow_redirects=True))
+    number = texts(success, ".order-number")[0]
+    order = world.connection("shopping").execute("SELECT * FROM orders WHERE increment_id = ?", (number,)).fetchone()
+    assert order["status"] == "Pending" and order["created_at"].startswith("2023-06-01")
+    assert order["grand_total"] == product["price"] * 2 + 1000  # $5 flat rate per item
+    view = page(shop.get(f"/sales/order/view/order_id/{order['id']}/"))
+    assert product["sku"] in texts(view, ".order-details-items.ordered")[0]
+    assert "Order Date: June 1, 2023" in " ".join(view.text_content().split())
+    assert texts(page(shop.get("/sales/order/history/")), "#my-orders-table tbody td.id")[0] == number
+    assert "You have no items in your shopping cart." in shop.get("/checkout/cart/").get_data(as_text=True)
+
+
+def test_checkout_rejects_a_missing_address_field(shop, world):
+    shop.post("/checkout/cart/add/", data={"product": product_of(world, "id NOT IN (SELECT product_id FROM product_options)")["id"]})
+    values = dict(page(shop.get("/checkout/")).cssselect("form.form-shipping-address")[0].form_values())
+    response = shop.post("/checkout/shipping/", data=dict(values, city=""))
+    assert response.status_code == 400 and "required field" in response.get_data(as_text=True)
+
+
+def test_wish_list_add_move_and_remove(shop, world):
+    product = product_of(world, "id NOT IN (SELECT product_id FROM product_options)"
+                         " AND id NOT IN (SELECT product_id FROM wishlist_items)")
+    before = texts(page(shop.get("/wishlist/")), ".products-grid.wishlist .product-item-link")
+    assert len(before) == 3
+    shop.post("/wishlist/index/add/", data={"product": product["id"]})
+    doc = page(shop.get("/wishlist/"))
+    assert product["name"] in texts(doc, ".products-grid.wishlist .product-item-link")
+    item = next(li for li in doc.cssselect(".product-item") if product["name"] in li.text_content())
+    item_id = item.cssselect("input[name=item]")[0].get("value")
+    shop.post("/wishlist/index/cart/", data={"item": item_id})
+    assert texts(page(shop.get("/checkout/cart/")), ".product-item-name") == [product["name"]]
+    remaining = texts(page(shop.get("/wishlist/")), ".product-item-link")
+    assert remaining == before
+    first_id = page(shop.get("/wishlist/")).cssselect("input[name=item]")[0].get("value")
+    shop.post("/wishlist/index/remove/", data={"item": first_id})
+    assert len(texts(page(shop.get("/wishlist/")), ".product-item-link")) == 2
+
+
+def test_write_a_review(shop, world):
+    product = product_of(world)
+    url = f"/{product['url_key']}.html"
+    bad = shop.post(f"/review/product/post/id/{product['id']}/", data={"nickname": "Em", "title": "x"}, follow_redirects=True)
+    assert "Please select a rating" in bad.get_data(as_text=True)
+    shop.post(f"/review/product/post/id/{product['id']}/",
+              data={"rating": "4", "nickname": "EmmaL", "title": "Nice one", "detail": "Works for me."})
+    doc = page(shop.get(url))
+    first = doc.cssselect(".review-item")[0]
+    assert "EmmaL" in first.text_content() and "Rating: 80%" in first.text_content()
+    assert "Nice one: Works for me." in texts(page(shop.get("/review/customer/")), "#my-reviews-table tbody tr")[0]
+
+
+def test_newsletter_footer_and_account_setting(shop, site_client):
+    manage = page(shop.get("/newsletter/manage/"))
+    assert manage.cssselect('[title="General Subscription"]')[0].get("checked") is None
+    shop.post("/newsletter/manage/save/", data={"is_subscribed": "1"})
+    assert page(shop.get("/newsletter/manage/")).cssselect('[title="General Subscription"]')[0].get("checked") is not None
+    assert 'You are subscribed to "General Subscription".' in shop.get("/customer/account/").get_data(as_text=True)
+    shop.post("/newsletter/manage/save/", data={})
+    assert "You aren't subscribed" in shop.get("/customer/account/").get_data(as_text=True)
+
+    guest = site_client("shopping")
+    thanks = guest.post("/newsletter/subscriber/new/", data={"email": "new.reader@example.com", "return_url": "/contact/"},
+                        follow_redirects=True)
+    assert "Thank you for your subscription." in thanks.get_data(as_text=True)
+    again = guest.post("/newsletter/subscriber/new/", data={"email": "new.reader@example.com"}, follow_redirects=True)
+    assert "already subscribed" in again.get_data(as_text=True)
+
+
+def test_login_logout_and_login_required(site_client):
+    guest = site_client("shopping")
+    redirect = guest.get("/sales/order/history/")
+    assert redirect.status_code == 302
+    assert redirect.headers["Location"] == "/customer/account/login/?next=/sales/order/history/"
+    wrong = guest.post("/customer/account/loginPost/", data={"email": EMMA, "password": "nope"})
+    assert wrong.status_code == 401 and "sign-in was incorrect" in wrong.get_data(as_text=True)
+    ok = guest.post("/customer/account/loginPost/",
+                    data={"email": EMMA, "password": "Password.123", "next": "/sales/order/history/"})
+    assert ok.headers["Location"] == "/sales/order/history/"
+    assert "Welcome, Emma Lopez!" in guest.get("/sales/order/history/").get_data(as_text=True)
+    guest.get("/customer/account/logout/")
+    assert guest.get("/customer/account/").status_code == 302
+
+
+def test_account_information_edit(shop):
+    shop.post("/customer/account/editPost/", data={"firstname": "Emily", "lastname": "Lopez", "email": EMMA})
+    assert "Welcome, Emily Lopez!" in shop.get("/customer/account/").get_data(as_text=True)
+    refused = shop.post("/customer/account/editPost/",
+                        data={"firstname": "Emily", "lastname": "Lopez", "email": "emily@example.com", "current_password": "x"})
+    assert refused.status_code == 400
+    assert "password doesn't match" in lxml.html.fromstring(refused.get_data(as_text=True)).text_content()
+    shop.post("/customer/account/editPost/", data={"firstname": "Emily", "lastname": "Lopez", "email": "emily@example.com",
+                                                   "current_password": "Password.123"})
+    assert "emily@example.com" in shop.get("/customer/account/").get_data(as_text=True)
+
+
+def test_address_book_edit_changes_default_addresses(shop):
+    book = page(shop.get("/customer/address/"))
+    assert "San Mateo, California, 94010" in texts(book, ".box.box-address-billing > .box-content")[0]
+    edit_url = next(a.get("href") for a in book.cssselect("a") if a.text_content() == "Change Billing Address")
+    values = dict(page(shop.get(edit_url)).cssselect("form.form-address-edit")[0].form_values())
+    values.update(street1="231 Willow Way", street2="Suite 100", city="Chicago", region="Illinois", postcode="60601")
+    shop.post(edit_url.replace("/edit/", "/formPost/"), data=values)
+    book = page(shop.get("/customer/address/"))
+    for box in (".box.box-address-billing > .box-content", ".box.box-address-shipping > .box-content"):
+        content = texts(book, box)[0]
+        assert "231 Willow Way" in content and "Suite 100" in content and "Chicago, Illinois, 60601" in content
+    bad = shop.post(edit_url.replace("/edit/", "/formPost/"), data=dict(values, region="Atlantis"))
+    assert bad.status_code == 400
+
+
+def test_order_history_pages_and_order_view(shop, world):
+    conn = world.connection("shopping")
+    emma = conn.execute("SELECT id FROM customers WHERE email = ?", (EMMA,)).fetchone()[0]
+    orders = conn.execute("SELECT * FROM orders WHERE customer_id = ? ORDER BY created_at DESC", (emma,)).fetchall()
+    first = page(shop.get("/sales/order/history/"))
+    assert texts(first, "td.id") == [o["increment_id"] for o in orders[:10]]
+    last_page = (len(orders) + 9) // 10
+    tail = page(shop.get(f"/sales/order/history/?p={last_page}"))
+    assert texts(tail, "td.id") == [o["increment_id"] for o in orders[(last_page - 1) * 10 :]]
+    assert set(texts(first, "td.status")) <= {"Complete", "Canceled", "Pending", "Processing"}
+
+    order = orders[5]
+    items = conn.execute("SELECT * FROM order_items WHERE order_id = ?", (order["id"],)).fetchall()
+    view = page(shop.get(f"/sales/order/view/order_id/{order['id']}/"))
+    assert texts(view, "h1") == [f"Order # {order['increment_id']}"]
+    assert texts(view, "td.sku") == [i["sku"] for i in items]
+    assert texts(view, "tr.grand_total td") == [f"${order['grand_total'] / 100:,.2f}"]
+    other = conn.execute("SELECT id FROM orders WHERE customer_id != ? LIMIT 1", (emma,)).fetchone()[0]
+    assert shop.get(f"/sales/order/view/order_id/{other}/").status_code == 404
+
+    shop.post(f"/sales/order/reorder/order_id/{order['id']}/")
+    assert sorted(texts(page(shop.get("/checkout/cart/")), ".product-item-name")) == sorted(i["name"] for i in items)
+
+
+def test_contact_form(site_client):
+    guest = site_client("shopping")
+    sent = guest.post("/contact/", data={"name": "Ann", "email": "ann@example.com", "telephone": "", "comment": "Hello"},
+                      follow_redirects=True)
+    assert "Thanks for contacting us" in sent.get_data(as_text=True)
+    assert guest.post("/contact/", data={"name": "Ann", "email": "", "comment": ""}).status_code == 400
+
+
+def test_writes_are_isolated_between_worlds_and_reset_restores(world):
+    other = World()
+    clients = []
+    for w in (world, other):
+        client = app_for("shopping").test_client()
+        client.environ_base[WORLD_KEY] = w
+        client.post("/customer/account/loginPost/", data={"email": EMMA, "password": "Password.123"})
+        clients.append(client)
+    product = product_of(world, "id NOT IN (SELECT product_id FROM product_options)")
+    clients[0].post("/checkout/cart/add/", data={"product": product["id"], "qty": "1"})
+    assert product["name"] in clients[0].get("/checkout/cart/").get_data(as_text=True)
+    assert "You have no items in your shopping cart." in clients[1].get("/checkout/cart/").get_data(as_text=True)
+    world.reset()
+    assert "You have no items in your shopping cart." in clients[0].get("/checkout/cart/").get_data(as_text=True)
+    other.close()
+
+
+@pytest.mark.browser
+def test_browser_adds_a_product_to_the_wish_list(browser_page, site_server):
+    page_, world = browser_page("shopping", EMMA)
+    base = site_server.base_urls["shopping"]
+    page_.goto(base + "/")
+    assert "Welcome, Emma Lopez!" in page_.content()
+    page_.click("nav.navigation >> text=Video Games")
+    page_.click(".filter-options-content >> text=Nintendo Switch")
+    name = page_.inner_text(".product-item-link >> nth=0")
+    page_.click(".product-item >> nth=0 >> button:has-text('Add to Wish List')")
+    assert page_.url.endswith("/wishlist/")
+    assert name in page_.inner_text(".products-grid.wishlist")
+    count = world.connection("shopping").execute("SELECT COUNT(*) FROM wishlist_items").fetchone()[0]
+    assert count == 4

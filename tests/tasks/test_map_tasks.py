@@ -1,0 +1,108 @@
+"""The map's task families: instances, evaluator mix, and oracles that earn the reward."""
+
+from __future__ import annotations
+
+from collections import Counter
+from functools import cache
+
+import pytest
+
+from webarena_gym.sites.world import pristine_database
+from webarena_gym.tasks.embedded.map import FAMILIES
+from webarena_gym.tasks.task import Task
+
+BY_NAME = {family.name: family for family in FAMILIES}
+
+
+@cache
+def instances(name: str) -> tuple[dict, ...]:
+    return tuple(BY_NAME[name].instantiate(pristine_database))
+
+
+def test_families_cover_the_quota_with_distinct_instances():
+    assert len(FAMILIES) >= 6
+    counts = {name: len(instances(name)) for name in BY_NAME}
+    assert sum(counts.values()) >= 130, counts
+    assert min(counts.values()) >= 10, counts
+    for name in BY_NAME:
+        items = instances(name)
+        intents = [item["intent"] for item in items]
+        assert len(set(intents)) == len(intents), name
+        assert all("{{" not in intent for intent in intents), name
+        assert [item["eval"] for item in items] == [item["eval"] for item in BY_NAME[name].instantiate(pristine_database)]
+
+
+def test_instances_are_valid_webarena_tasks():
+    for name in BY_NAME:
+        for i, item in enumerate(instances(name)):
+            task = Task.from_dict(dict(item, task_id=i, intent_template=BY_NAME[name].intent_template))
+            assert list(task.sites) == ["map"]
+            assert item["start_url"] == "__MAP__" and item["require_login"] is False
+
+
+def test_evaluator_mix_is_webarena_lites():
+    kinds = Counter()
+    answers, url_notes, program_urls = set(), set(), set()
+    for name in BY_NAME:
+        for item in instances(name):
+            evaluation = item["eval"]
+            kinds.update(evaluation["eval_types"])
+            for kind, value in (evaluation.get("reference_answers") or {}).items():
+                answers.add(kind)
+                if kind == "must_include" and any(" |OR| " in v for v in value):
+                    answers.add("must_include |OR|")
+                if kind == "fuzzy_match" and value == "N/A":
+                    answers.add("N/A")
+            if "url_match" in evaluation["eval_types"]:
+                url_notes.add(evaluation["url_note"])
+            for target in evaluation["program_html"]:
+                url = target["url"]
+                program_urls.add("last" if url == "last" else "func" if url.startswith("func:") else "literal")
+    total = sum(kinds.values())
+    assert 0.50 <= kinds["string_match"] / total <= 0.60, kinds
+    assert 0.15 <= kinds["url_match"] / total <= 0.25, kinds
+    assert 0.20 <= kinds["program_html"] / total <= 0.30, kinds
+    assert answers == {"exact_match", "must_include", "must_include |OR|", "fuzzy_match", "N/A"}
+    assert url_notes == {"EXACT", "GOLD in PRED"}
+    assert program_urls == {"last", "func", "literal"}
+
+
+def test_unanswerable_family_asks_for_what_the_map_does_not_record():
+    for item in instances("map.missing_information"):
+        assert item["eval"]["reference_answers"] == {"fuzzy_match": "N/A"}
+        assert item["instantiation_dict"]["information"] in ("phone number", "website", "email address")
+
+
+# -- oracles in the real env (direct backend) --------------------------------------------
+@pytest.mark.parametrize("name", sorted(BY_NAME))
+def test_oracle_solves_every_instance(name):
+    from webarena_gym.tasks.oracle import run_oracle
+
+    for item in instances(name):
+        episode = run_oracle(item, BY_NAME[name].solve)
+        assert episode.reward == 1.0, (item["intent"], episode.actions, episode.info.get("reward_components"))
+
+
+@pytest.mark.parametrize("name", sorted(BY_NAME))
+def test_wrong_or_no_answer_earns_nothing(name):
+    from webarena_gym.tasks.oracle import run_answer
+
+    item = instances(name)[0]
+    assert run_answer(item, "Carnegie Mellon University, 15213, 3 min, 1.2km").reward == 0.0
+    assert run_answer(item, None).reward == 0.0
+
+
+def test_n_a_is_the_right_answer_only_where_nothing_can_be_found():
+    from webarena_gym.tasks.oracle import run_answer
+
+    assert run_answer(instances("map.missing_information")[0], "N/A").reward == 1.0
+    assert run_answer(instances("map.zip_code")[0], "N/A").reward == 0.0
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("name", ["map.directions_url", "map.nearest_walk", "map.description_page", "map.add_note"])
+def test_oracle_in_a_real_browser(name):
+    from webarena_gym.tasks.oracle import run_oracle
+
+    episode = run_oracle(instances(name)[0], BY_NAME[name].solve, backend="playwright")
+    assert episode.reward == 1.0, episode.info.get("reward_components")

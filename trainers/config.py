@@ -1,0 +1,218 @@
+"""Configs of the trainers: TRL's configs plus what a web agent run needs, validated up front.
+
+:class:`BCConfig` extends TRL's ``SFTConfig`` and :class:`MultiTurnGRPOConfig` extends its
+``GRPOConfig``; every TRL option keeps working. Defaults that would break a CPU run are
+resolved from the machine instead of TRL's (``bf16`` only where CUDA supports it; the
+tensorboard writer only where tensorboard is installed).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+from trl import GRPOConfig, SFTConfig
+
+logger = logging.getLogger(__name__)
+
+LAYOUTS = ("turn", "trajectory")
+
+
+def cuda_bf16_available() -> bool:
+    """Whether this machine trains in bf16 (a CUDA device that supports it)."""
+    import torch
+
+    return bool(torch.cuda.is_available() and torch.cuda.is_bf16_supported())
+
+
+def default_report_to() -> str:
+    """TRL's tensorboard logging where tensorboard is installed, else TRL's default (no tracker)."""
+    return "tensorboard" if importlib.util.find_spec("tensorboard") is not None else "none"
+
+
+@dataclass
+class AgentArguments:
+    """What the agent sees and how long it may act; shared by BC, GRPO and evaluation.
+
+    BC must render demonstrations with the same values that rollouts use, since the
+    prompt shows the step budget ("step 3 of 15") and the observation budget.
+    """
+
+    suite: str = field(default="embedded", metadata={"help": "Task suite: 'embedded' or 'webarena-lite'."})
+    split: str = field(default="train", metadata={"help": "Split whose tasks are trained on: 'train' or 'test'."})
+    task_ids: list[int] | None = field(default=None, metadata={"help": "Train on these task ids only (default: all)."})
+    backend: str | None = field(
+        default=None, metadata={"help": "Env backend: 'direct' (in-process, embedded only) or 'playwright'."}
+    )
+    max_turns: int = field(
+        default=15,
+        metadata={"help": "Interaction limit per episode (the env's max_steps); raise it for test-time scaling."},
+    )
+    max_observation_chars: int = field(
+        default=16_000, metadata={"help": "Character budget of one page observation (longer pages scroll)."}
+    )
+    thinking: bool = field(
+        default=False, metadata={"help": "Thinking format: <think>...</think><answer>action</answer>."}
+    )
+    keep_last_observations: int = field(
+        default=0, metadata={"help": "Past observations kept in full in the context (0 = WebAgent-R1's compression)."}
+    )
+
+    def _validate_agent(self) -> None:
+        if self.suite not in ("embedded", "webarena-lite"):
+            raise ValueError(f"suite must be 'embedded' or 'webarena-lite', got {self.suite!r}.")
+        if self.split not in ("train", "test"):
+            raise ValueError(f"split must be 'train' or 'test', got {self.split!r}.")
+        if self.backend not in (None, "direct", "playwright"):
+            raise ValueError(f"backend must be None, 'direct' or 'playwright', got {self.backend!r}.")
+        if not isinstance(self.max_turns, int) or self.max_turns < 1:
+            raise ValueError(f"max_turns must be a positive integer (15 in WebAgent-R1 training), got {self.max_turns!r}.")
+        if not isinstance(self.max_observation_chars, int) or self.max_observation_chars < 200:
+            raise ValueError(f"max_observation_chars must be an integer >= 200, got {self.max_observation_chars!r}.")
+        if not isinstance(self.keep_last_observations, int) or self.keep_last_observations < 0:
+            raise ValueError(f"keep_last_observations must be a non-negative integer, got {self.keep_last_observations!r}.")
+        if self.task_ids is not None and not self.task_ids:
+            raise ValueError("task_ids is empty; pass None to use every task of the split.")
+
+    def env_kwargs(self) -> dict[str, Any]:
+        """Keyword arguments of :class:`webarena_gym.env.WebArenaEnv` for these settings."""
+        return {
+            "suite": self.suite,
+            "split": self.split,
+            "backend": self.backend,
+            "task_ids": list(self.task_ids) if self.task_ids is not None else None,
+            "max_steps": self.max_turns,
+            "max_chars": self.max_observation_chars,
+        }
+
+
+@dataclass
+class LoraArguments:
+    """LoRA through peft (``lora_r > 0``) or full fine-tuning (``lora_r = 0``)."""
+
+    lora_r: int = field(default=0, metadata={"help": "LoRA rank; 0 trains every weight (full fine-tuning)."})
+    lora_alpha: int = field(default=32, metadata={"help": "LoRA scaling numerator."})
+    lora_dropout: float = field(default=0.05, metadata={"help": "Dropout on the LoRA path."})
+    lora_target_modules: list[str] | None = field(
+        default=None, metadata={"help": "Modules that get adapters (default: every linear layer)."}
+    )
+
+    def _validate_lora(self) -> None:
+        if not isinstance(self.lora_r, int) or self.lora_r < 0:
+            raise ValueError(f"lora_r must be a non-negative integer (0 = full fine-tuning), got {self.lora_r!r}.")
+        if not 0.0 <= self.lora_dropout < 1.0:
+            raise ValueError(f"lora_dropout must be in [0, 1), got {self.lora_dropout!r}.")
+
+    def peft_config(self) -> Any:
+        """A ``peft.LoraConfig`` for these settings, or None for full fine-tuning."""
+        if self.lora_r == 0:
+            return None
+        from peft import LoraConfig
+
+        return LoraConfig(
+            r=self.lora_r, lora_alpha=self.lora_alpha, lora_dropout=self.lora_dropout,
+            target_modules=self.lora_target_modules or "all-linear", task_type="CAUSAL_LM",
+        )
+
+
+def _resolve_machine_defaults(config: Any) -> None:
+    # TRL turns bf16 on by default, which fails (or crawls) on CPU: decide from the machine.
+    if config.bf16 is None:
+        config.bf16 = cuda_bf16_available()
+    if config.report_to is None:
+        config.report_to = default_report_to()
+
+
+@dataclass
+class BCConfig(AgentArguments, LoraArguments, SFTConfig):
+    """Behaviour cloning: SFT on demonstrations in the compressed-history chat format.
+
+    One training row per demonstration turn: the prompt is exactly the context the agent
+    sees at that turn (system prompt, intent, past actions, past pages compressed to a
+    placeholder, the current page in full) and the completion is the expert's action;
+    the loss covers the completion's tokens only.
+    """
+
+    demonstrations: str | None = field(
+        default=None, metadata={"help": "Demonstrations JSONL (`webarena-gym demos --out demos.jsonl`)."}
+    )
+    min_demo_reward: float = field(
+        default=1.0, metadata={"help": "Keep only demonstrations whose reward is at least this."}
+    )
+    # -- TRL defaults changed for web agents --
+    max_length: int | None = field(
+        default=None,
+        metadata={"help": "Truncate rows to this many tokens (None: never). TRL cuts the end, i.e. the action."},
+    )
+    completion_only_loss: bool | None = field(default=True, metadata={"help": "Loss on the action tokens only."})
+    bf16: bool | None = field(default=None, metadata={"help": "Default: True where CUDA supports bf16, else False."})
+    report_to: None | str | list[str] = field(
+        default=None, metadata={"help": "Default: 'tensorboard' when installed, else 'none'."}
+    )
+    logging_steps: float = field(default=1, metadata={"help": "Log every this many steps."})
+
+    def __post_init__(self) -> None:
+        self._validate_agent()
+        self._validate_lora()
+        if self.completion_only_loss is False:
+            raise ValueError(
+                "BC trains on the policy's tokens only; completion_only_loss=False would also train on pages. "
+                "Leave it True (or None)."
+            )
+        if self.max_length is not None and self.max_length < 64:
+            raise ValueError(f"max_length must be None or at least 64 tokens, got {self.max_length!r}.")
+        if not 0.0 <= self.min_demo_reward <= 1.0:
+            raise ValueError(f"min_demo_reward must be in [0, 1], got {self.min_demo_reward!r}.")
+        _resolve_machine_defaults(self)
+        super().__post_init__()
+
+
+@dataclass
+class MultiTurnGRPOConfig(AgentArguments, LoraArguments, GRPOConfig):
+    """Multi-turn GRPO (WebAgent-R1): G rollouts per task, binary rewards, group-relative advantages.
+
+    ``num_generations`` is G; ``max_completion_length`` bounds one turn's output;
+    ``beta`` weights the KL to the reference (the BC model); ``epsilon`` clips the ratio.
+    """
+
+    layout: str = field(
+        default="turn",
+        metadata={
+            "help": "How trajectories become training rows. 'turn': one row per turn with the exact context its "
+            "action was sampled from (exactly on-policy). 'trajectory': one sequence per trajectory with past "
+            "observations compressed, environment tokens masked out (as WebAgent-R1 does)."
+        },
+    )
+    rollout_workers: int = field(default=4, metadata={"help": "Threads stepping the envs concurrently."})
+    plot_metrics: bool = field(default=True, metadata={"help": "Write training_dynamics.png at the end of training."})
+    # -- TRL defaults changed for web agents --
+    loss_type: str = field(
+        default="dapo",
+        metadata={"help": "Token-level objective: every action token of the batch weighs the same ('dapo')."},
+    )
+    beta: float = field(default=0.001, metadata={"help": "KL coefficient to the reference model."})
+    max_completion_length: int | None = field(default=128, metadata={"help": "Tokens per turn."})
+    bf16: bool | None = field(default=None, metadata={"help": "Default: True where CUDA supports bf16, else False."})
+    report_to: None | str | list[str] = field(
+        default=None, metadata={"help": "Default: 'tensorboard' when installed, else 'none'."}
+    )
+    logging_steps: float = field(default=1, metadata={"help": "Log every this many steps."})
+
+    def __post_init__(self) -> None:
+        self._validate_agent()
+        self._validate_lora()
+        if self.layout not in LAYOUTS:
+            raise ValueError(f"layout must be one of {LAYOUTS}, got {self.layout!r}.")
+        if not isinstance(self.rollout_workers, int) or self.rollout_workers < 1:
+            raise ValueError(f"rollout_workers must be a positive integer, got {self.rollout_workers!r}.")
+        if self.beta < 0:
+            raise ValueError(f"beta must be >= 0 (0 disables the KL term and the reference model), got {self.beta!r}.")
+        if self.use_transformers_continuous_batching:
+            raise ValueError(
+                "use_transformers_continuous_batching is not supported: each turn's batch is generated with "
+                "generate() or vLLM. Set it to False."
+            )
+        _resolve_machine_defaults(self)
+        super().__post_init__()

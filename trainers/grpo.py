@@ -1,0 +1,216 @@
+"""Multi-turn GRPO on TRL: the WebAgent-R1 recipe.
+
+One training step, top to bottom:
+
+1. TRL's sampler draws tasks and repeats each ``num_generations`` (G) times.
+2. :meth:`MultiTurnGRPOTrainer._play` runs the G rollouts of every task, each in its own
+   env and world: every turn, the contexts of all live rollouts are generated as one
+   batch (TRL's own generation path: ``generate`` or vLLM), then the envs step concurrently.
+3. Each trajectory's binary reward becomes a group-relative advantage,
+   ``(r - mean_group) / (std_group + 1e-4)``, shared by all its action tokens.
+4. The trajectories become training rows in the configured layout (:mod:`.layouts`):
+   ``"turn"`` (exact contexts, exactly on-policy) or ``"trajectory"`` (one compressed
+   sequence per trajectory, environment tokens masked, as WebAgent-R1 does).
+5. TRL's loss: the clipped, token-level objective over action tokens only, plus
+   ``beta`` times the KL to the reference model (the BC model; with LoRA, the adapter off).
+
+The trajectory layout fits TRL's ``rollout_func`` hook: one completion per prompt, with an
+``env_mask``. The turn layout does not: a trajectory gives as many rows as it has turns,
+while TRL computes rewards and advantages per prompt row; so for it this trainer replaces
+``_generate_and_score_completions`` (the seam between generation and the loss) and hands
+TRL's loss the same tensors TRL would build.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+import torch
+from datasets import Dataset
+from trl import GRPOTrainer
+from trl.models.utils import disable_gradient_checkpointing
+from trl.trainer.utils import use_adapter
+
+from .chat import require_chat_template
+from .config import MultiTurnGRPOConfig
+from .layouts import pad_row_count, trajectory_rows, turn_rows
+from .metrics import MetricsRecorder
+from .objective import collate_rows, group_advantages, row_advantages
+from .policy import save_policy
+from .rollout import EnvGroup, Trajectory, collect_rollouts, make_env_group
+
+logger = logging.getLogger(__name__)
+
+
+def task_dataset(envs: EnvGroup) -> Dataset:
+    """One row per task of the envs' task list: its intent as the prompt, and its id."""
+    envs.ensure(1)
+    tasks = envs.envs[0].unwrapped.tasks
+    return Dataset.from_list(
+        [{"prompt": [{"role": "user", "content": t.intent}], "task_id": int(t.task_id)} for t in tasks]
+    )
+
+
+def environment_reward(completions: list[Any], env_reward: list[float], **_: Any) -> list[float]:
+    """The env's final reward of each trajectory (exactly 0 or 1), passed on from the rollout."""
+    return [float(r) for r in env_reward]
+
+
+class MultiTurnGRPOTrainer(GRPOTrainer):
+    """TRL's GRPOTrainer with multi-turn web rollouts.
+
+    Args:
+        model: A model directory, hub id or loaded model (with ``beta > 0`` and no LoRA,
+            TRL reloads the reference from ``model.config._name_or_path``: save first).
+        args: The run's settings; the task list comes from its agent fields.
+        processing_class: The tokenizer (default: loaded with the model). It needs a chat template.
+        train_dataset: Rows with ``prompt`` and ``task_id`` (default: every task of the split).
+        peft_config: A ``peft.LoraConfig`` for LoRA (default: ``args.peft_config()``; None = full fine-tuning).
+        callbacks: Extra ``TrainerCallback`` s (a :class:`MetricsRecorder` is always added).
+        envs: The rollout envs (default: one per rollout, built from ``args``).
+    """
+
+    def __init__(
+        self,
+        model: Any,
+        args: MultiTurnGRPOConfig,
+        *,
+        processing_class: Any = None,
+        train_dataset: Dataset | None = None,
+        peft_config: Any = None,
+        callbacks: Sequence[Any] = (),
+        envs: EnvGroup | None = None,
+    ):
+        if not isinstance(args, MultiTurnGRPOConfig):
+            raise TypeError(f"args must be a MultiTurnGRPOConfig, got {type(args).__name__}.")
+        self.envs = envs if envs is not None else make_env_group(args, workers=args.rollout_workers)
+        self._batch_task_ids: list[int] = []
+        super().__init__(
+            model=model,
+            reward_funcs=[environment_reward],
+            args=args,
+            train_dataset=train_dataset if train_dataset is not None else task_dataset(self.envs),
+            processing_class=processing_class,
+            peft_config=peft_config if peft_config is not None else args.peft_config(),
+            callbacks=[*callbacks, MetricsRecorder(plot=args.plot_metrics)],
+            rollout_func=self._trajectory_rollout if args.layout == "trajectory" else None,
+        )
+        require_chat_template(self._tokenizer)
+
+    # -- 1-2. rollouts ----------------------------------------------------------------
+    def _play(self, task_ids: Sequence[int]) -> list[Trajectory]:
+        """All rollouts of a generation batch, generated with TRL's own single-turn path."""
+
+        def generate(batch: list[list[int]]) -> list[list[int]]:
+            completion_ids, _logprobs = self._generate_single_turn(batch, None, {}, 1)
+            return completion_ids
+
+        trajectories = collect_rollouts(self.envs, task_ids, generate, self._tokenizer)
+        self._log_rollouts(trajectories)
+        return trajectories
+
+    def _generate_and_score_completions(self, inputs: list[dict[str, Any]]) -> dict[str, Any]:
+        # TRL's rollout_func receives only the prompts; the task ids ride along here.
+        self._batch_task_ids = [int(x["task_id"]) for x in inputs]
+        if self.args.layout == "trajectory":
+            return super()._generate_and_score_completions(inputs)
+        return self._score_turns(inputs)
+
+    # -- 3-4, trajectory layout: TRL's rollout_func hook ------------------------------------
+    def _trajectory_rollout(self, prompts: list[Any], trainer: GRPOTrainer) -> dict[str, Any]:
+        """One completion per prompt: the whole compressed trajectory, environment tokens masked."""
+        trajectories = self._play(self._batch_task_ids)
+        rows = trajectory_rows(trajectories, self._tokenizer)
+        return {
+            "prompt_ids": [r.prompt_ids for r in rows],
+            "completion_ids": [r.completion_ids for r in rows],
+            "logprobs": None,  # recomputed by TRL; sampling logprobs only matter for vLLM's correction
+            "env_mask": [r.action_mask for r in rows],
+            "env_reward": [t.reward for t in trajectories],
+        }
+
+    # -- 3-4, turn layout: replaces TRL's scoring (rows per trajectory vary) -------------------
+    def _score_turns(self, inputs: list[dict[str, Any]]) -> dict[str, Any]:
+        device = self.accelerator.device
+        mode = "train" if self.model.training else "eval"
+        group_size = self.num_generations if mode == "train" else self.num_generations_eval
+        trajectories = self._play(self._batch_task_ids)
+
+        # Groups may span processes (TRL's sampler spreads a task's rollouts): normalise globally.
+        local_rewards = torch.tensor([t.reward for t in trajectories], dtype=torch.float32, device=device)
+        rewards = self.accelerator.gather(local_rewards)
+        advantages = group_advantages(rewards.cpu(), group_size, self.scale_rewards)
+        start = self.accelerator.process_index * len(trajectories)
+        local_advantages = advantages[start : start + len(trajectories)]
+
+        pad_id = self._tokenizer.pad_token_id
+        slices = self.args.steps_per_generation if mode == "train" else 1
+        rows = pad_row_count(turn_rows(trajectories), slices, pad_id)
+        batch = {key: value.to(device) for key, value in collate_rows(rows, pad_id).items()}
+        batch["advantages"] = row_advantages(rows, local_advantages).to(device)
+        batch["num_items_in_batch"] = self.accelerator.gather((batch["completion_mask"] * batch["tool_mask"]).sum()).sum()
+
+        input_ids = torch.cat([batch["prompt_ids"], batch["completion_ids"]], dim=1)
+        attention_mask = torch.cat([batch["prompt_mask"], batch["completion_mask"]], dim=1)
+        logits_to_keep = batch["completion_ids"].size(1)
+        with torch.no_grad(), disable_gradient_checkpointing(self.model, self.args.gradient_checkpointing_kwargs):
+            # Same rule as TRL: old log-probs are needed only when updates happen between sampling and use.
+            if self.args.gradient_accumulation_steps % (self.args.steps_per_generation * self.num_iterations):
+                batch["old_per_token_logps"] = self._token_logps(self.model, input_ids, attention_mask, logits_to_keep)
+            if self.beta != 0.0:
+                batch["ref_per_token_logps"] = self._reference_logps(input_ids, attention_mask, logits_to_keep)
+
+        grouped = rewards.view(-1, group_size)
+        self._metrics[mode]["reward"].append(rewards.mean().item())
+        self._metrics[mode]["reward_std"].append(rewards.std().item() if rewards.numel() > 1 else 0.0)
+        self._metrics[mode]["frac_reward_zero_std"].append((grouped.std(dim=1) == 0).float().mean().item())
+        return batch
+
+    def _token_logps(self, model: Any, input_ids: torch.Tensor, attention_mask: torch.Tensor, keep: int) -> torch.Tensor:
+        batch_size = self.args.per_device_train_batch_size
+        logps, _entropies, _aux = self._get_per_token_logps_and_entropies(
+            model, input_ids, attention_mask, keep, batch_size=batch_size
+        )
+        return logps
+
+    def _reference_logps(self, input_ids: torch.Tensor, attention_mask: torch.Tensor, keep: int) -> torch.Tensor:
+        if self.ref_model is not None:
+            return self._token_logps(self.ref_model, input_ids, attention_mask, keep)
+        # LoRA: the reference is the base model, i.e. the adapter switched off (as TRL does it).
+        model = self.accelerator.unwrap_model(self.model)
+        with use_adapter(model, adapter_name="ref" if "ref" in model.peft_config else None):
+            return self._token_logps(self.model, input_ids, attention_mask, keep)
+
+    # -- metrics ------------------------------------------------------------------------
+    def _log_rollouts(self, trajectories: Sequence[Trajectory]) -> None:
+        """The training-dynamics metrics of WebAgent-R1, averaged over this batch's rollouts."""
+        mode = "train" if self.model.training else "eval"
+        count = max(len(trajectories), 1)
+        turns = [turn for t in trajectories for turn in t.turns]
+        values = {
+            "rollout/reward": sum(t.reward for t in trajectories) / count,
+            "rollout/success_rate": sum(t.reward >= 1.0 for t in trajectories) / count,
+            "rollout/interactions": sum(len(t.turns) for t in trajectories) / count,
+            "rollout/tokens_per_trajectory": sum(t.action_tokens for t in trajectories) / count,
+            "rollout/context_tokens": sum(len(turn.prompt_ids) for turn in turns) / max(len(turns), 1),
+            "rollout/invalid_action_rate": sum(bool(turn.error) for turn in turns) / max(len(turns), 1),
+            "rollout/truncated_rate": sum(t.truncated for t in trajectories) / count,
+        }
+        for key, value in values.items():
+            self._metrics[mode][key].append(float(value))
+
+
+def train_grpo(
+    args: MultiTurnGRPOConfig, model: Any, *, processing_class: Any = None, callbacks: Sequence[Any] = ()
+) -> MultiTurnGRPOTrainer:
+    """Run multi-turn GRPO and save the policy (LoRA merged into the weights) to ``args.output_dir``."""
+    trainer = MultiTurnGRPOTrainer(model, args, processing_class=processing_class, callbacks=callbacks)
+    try:
+        trainer.train()
+    finally:
+        trainer.envs.close()
+    save_policy(trainer, args.output_dir)
+    return trainer
+

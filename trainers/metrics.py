@@ -1,0 +1,101 @@
+"""Training dynamics: every logged step to ``metrics.jsonl``, and a PNG of the curves at the end.
+
+The metrics flow through TRL's logging (``Trainer.log``), so tensorboard and any other
+``report_to`` tracker receive the same numbers; this callback also keeps them as JSON
+lines (readable without a tracker) and draws the WebAgent-R1 training-dynamics figure:
+reward and success rate, tokens per trajectory, interactions per episode, KL and clip
+fraction.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from transformers import TrainerCallback
+
+logger = logging.getLogger(__name__)
+
+#: Panels of the figure: (title, metric keys drawn in it). Keys not logged are skipped.
+PANELS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("Reward and success rate", ("rollout/reward", "rollout/success_rate")),
+    ("Tokens per trajectory", ("rollout/tokens_per_trajectory",)),
+    ("Interactions per episode", ("rollout/interactions",)),
+    ("KL to the reference", ("kl",)),
+    ("Clip fraction", ("clip_ratio/region_mean",)),
+    ("Loss", ("loss",)),
+    ("Action-token accuracy", ("mean_token_accuracy",)),
+    ("Entropy", ("entropy",)),
+)
+METRICS_FILE = "metrics.jsonl"
+FIGURE_FILE = "training_dynamics.png"
+
+
+class MetricsRecorder(TrainerCallback):
+    """Appends each log to ``<output_dir>/metrics.jsonl``; plots them when training ends."""
+
+    def __init__(self, *, plot: bool = True):
+        self.plot = plot
+        self.records: list[dict[str, Any]] = []
+
+    def on_train_begin(self, args, state, control, **kwargs):
+        self.records = []
+        if state.is_world_process_zero:
+            Path(args.output_dir).mkdir(parents=True, exist_ok=True)
+            (Path(args.output_dir) / METRICS_FILE).write_text("", encoding="utf-8")
+
+    def on_log(self, args, state, control, logs=None, **kwargs):
+        if not logs or not state.is_world_process_zero:
+            return
+        record = {"step": state.global_step, **{k: v for k, v in logs.items() if isinstance(v, (int, float))}}
+        self.records.append(record)
+        with (Path(args.output_dir) / METRICS_FILE).open("a", encoding="utf-8") as handle:
+            handle.write(json.dumps(record) + "\n")
+
+    def on_train_end(self, args, state, control, **kwargs):
+        if self.plot and state.is_world_process_zero and self.records:
+            path = plot_training_dynamics(self.records, Path(args.output_dir) / FIGURE_FILE)
+            if path is not None:
+                logger.info("Training dynamics plotted to %s", path)
+
+
+def read_metrics(path: str | Path) -> list[dict[str, Any]]:
+    """The records of a ``metrics.jsonl`` file."""
+    with Path(path).open(encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle if line.strip()]
+
+
+def plot_training_dynamics(records: Sequence[dict[str, Any]], path: str | Path) -> Path | None:
+    """Draw one panel per metric group that was logged; returns the PNG path (None if nothing to draw)."""
+    import matplotlib
+
+    matplotlib.use("Agg")  # no display on training machines
+    import matplotlib.pyplot as plt
+
+    panels = [(title, keys) for title, keys in PANELS if any(k in r for r in records for k in keys)]
+    if not panels:
+        return None
+    columns = min(3, len(panels))
+    rows = -(-len(panels) // columns)
+    figure, axes = plt.subplots(rows, columns, figsize=(4.2 * columns, 3.2 * rows), squeeze=False)
+    for axis, (title, keys) in zip(axes.flat, panels):
+        for key in keys:
+            points = [(r["step"], r[key]) for r in records if r.get(key) is not None]
+            if points:
+                axis.plot(*zip(*points), marker="o", markersize=3, label=key.split("/")[-1])
+        axis.set_title(title, fontsize=10)
+        axis.set_xlabel("step")
+        axis.grid(alpha=0.3)
+        if len(keys) > 1:
+            axis.legend(fontsize=8)
+    for axis in list(axes.flat)[len(panels) :]:
+        axis.axis("off")
+    figure.tight_layout()
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    figure.savefig(path, dpi=110)
+    plt.close(figure)
+    return path

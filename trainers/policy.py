@@ -1,0 +1,96 @@
+"""The policy outside a trainer: sampling turns from it in batches, and saving it.
+
+:class:`Sampler` is the ``generate`` callable of :func:`trainers.rollout.collect_rollouts`
+for evaluation and demos (training uses TRL's own generation path instead).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+
+
+def pick_device() -> torch.device:
+    """CUDA when there is one, else CPU."""
+    return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+def load_policy(path: str, *, device: torch.device | None = None) -> tuple[Any, Any]:
+    """A saved model and its tokenizer, in bf16 on CUDA (where supported), float32 on CPU."""
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    from .config import cuda_bf16_available
+
+    device = device or pick_device()
+    dtype = torch.bfloat16 if device.type == "cuda" and cuda_bf16_available() else torch.float32
+    model = AutoModelForCausalLM.from_pretrained(path, dtype=dtype).to(device)
+    tokenizer = AutoTokenizer.from_pretrained(path)
+    return model, tokenizer
+
+
+class Sampler:
+    """Generates one turn for each context of a batch with ``model.generate``.
+
+    Args:
+        model: A causal LM.
+        tokenizer: Its tokenizer (pad and EOS tokens are taken from it).
+        max_new_tokens: Token limit of one turn.
+        temperature: 0 decodes greedily; above 0 samples.
+        top_p: Nucleus sampling mass.
+        batch_size: Contexts per ``generate`` call (bounds memory for long pages).
+    """
+
+    def __init__(self, model: Any, tokenizer: Any, *, max_new_tokens: int = 128, temperature: float = 0.0,
+                 top_p: float = 1.0, batch_size: int = 16):
+        if max_new_tokens < 1 or batch_size < 1 or temperature < 0:
+            raise ValueError(
+                f"max_new_tokens and batch_size must be >= 1 and temperature >= 0, got {max_new_tokens}, "
+                f"{batch_size}, {temperature}."
+            )
+        self.model, self.tokenizer = model, tokenizer
+        self.max_new_tokens, self.temperature, self.top_p, self.batch_size = max_new_tokens, temperature, top_p, batch_size
+        pad = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else tokenizer.eos_token_id
+        self.pad_id, self.eos_id = pad, tokenizer.eos_token_id
+
+    @torch.no_grad()
+    def __call__(self, batch: list[list[int]]) -> list[list[int]]:
+        was_training = self.model.training
+        self.model.eval()
+        try:
+            out: list[list[int]] = []
+            for start in range(0, len(batch), self.batch_size):
+                out.extend(self._generate(batch[start : start + self.batch_size]))
+            return out
+        finally:
+            self.model.train(was_training)
+
+    def _generate(self, chunk: list[list[int]]) -> list[list[int]]:
+        device = next(self.model.parameters()).device
+        width = max(len(ids) for ids in chunk)
+        input_ids = torch.full((len(chunk), width), self.pad_id, dtype=torch.long)
+        attention_mask = torch.zeros((len(chunk), width), dtype=torch.long)
+        for i, ids in enumerate(chunk):  # left padding: every context ends where generation starts
+            input_ids[i, width - len(ids) :] = torch.tensor(ids)
+            attention_mask[i, width - len(ids) :] = 1
+        sampling = {"do_sample": True, "temperature": self.temperature, "top_p": self.top_p, "top_k": 0}
+        generated = self.model.generate(
+            input_ids=input_ids.to(device), attention_mask=attention_mask.to(device),
+            max_new_tokens=self.max_new_tokens, pad_token_id=self.pad_id, eos_token_id=self.eos_id,
+            **(sampling if self.temperature > 0 else {"do_sample": False}),
+        )
+        completions = []
+        for row in generated[:, width:].tolist():
+            if self.eos_id in row:
+                row = row[: row.index(self.eos_id) + 1]  # keep EOS: it is part of what was sampled
+            completions.append(row)
+        return completions
+
+
+def save_policy(trainer: Any, output_dir: str) -> None:
+    """Save a plain model directory (a LoRA adapter merged into the weights) with its tokenizer."""
+    model = trainer.accelerator.unwrap_model(trainer.model)
+    if hasattr(model, "merge_and_unload"):
+        model = model.merge_and_unload()
+    model.save_pretrained(output_dir)
+    trainer.processing_class.save_pretrained(output_dir)

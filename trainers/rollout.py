@@ -1,0 +1,152 @@
+"""Multi-turn rollouts: many episodes at once, one env (and one world) each.
+
+Each turn, the contexts of all live episodes are generated as one batch, then their envs
+step concurrently. Every turn keeps the exact token ids of its context and of its sampled
+action, so training rows can be rebuilt without re-tokenising what the model produced.
+
+The envs sit behind :class:`EnvGroup`, a list of envs stepped by a thread pool. A vector
+env with the same ``reset``/``step`` shape can replace it in one line of
+:func:`make_env_group`.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from .chat import prompt_ids
+
+logger = logging.getLogger(__name__)
+
+#: ``generate(prompt_ids_batch) -> completion_ids_batch``: one sampled turn per context.
+Generate = Callable[[list[list[int]]], list[list[int]]]
+
+
+@dataclass
+class TurnSample:
+    """One turn: its context (messages and their exact tokens), the sampled tokens, the env's verdict.
+
+    ``messages`` is the compressed-history context (current page in full); ``action`` the
+    decoded text the env received; ``error`` the env's ``last_action_error`` for it.
+    """
+
+    messages: list[dict[str, str]]
+    prompt_ids: list[int]
+    completion_ids: list[int]
+    action: str
+    error: str = ""
+
+
+@dataclass
+class Trajectory:
+    """One episode of one rollout; ``reward`` is the env's final reward (0 or 1)."""
+
+    task_id: int
+    intent: str
+    sites: list[str]
+    turns: list[TurnSample] = field(default_factory=list)
+    reward: float = 0.0
+    terminated: bool = False
+    truncated: bool = False
+    answer: str | None = None
+
+    @property
+    def done(self) -> bool:
+        return self.terminated or self.truncated
+
+    @property
+    def action_tokens(self) -> int:
+        return sum(len(t.completion_ids) for t in self.turns)
+
+
+class EnvGroup:
+    """Envs created on demand by ``make_env``, reset and stepped concurrently by a thread pool.
+
+    Every env owns its world, so rollouts of the same task never see each other's writes.
+    """
+
+    def __init__(self, make_env: Callable[[], Any], *, workers: int = 4):
+        self.make_env = make_env
+        self.envs: list[Any] = []
+        self.pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="webarena-env")
+
+    def ensure(self, count: int) -> None:
+        while len(self.envs) < count:
+            self.envs.append(self.make_env())
+
+    def reset(self, task_ids: Sequence[int]) -> list[tuple[str, dict[str, Any]]]:
+        """Reset env ``i`` on ``task_ids[i]``."""
+        self.ensure(len(task_ids))
+        jobs = [self.pool.submit(self.envs[i].reset, options={"task_id": t}) for i, t in enumerate(task_ids)]
+        return [job.result() for job in jobs]
+
+    def step(self, indices: Sequence[int], actions: Sequence[str]) -> list[tuple[Any, ...]]:
+        """Step env ``indices[k]`` with ``actions[k]``; results in the same order."""
+        jobs = [self.pool.submit(self.envs[i].step, a) for i, a in zip(indices, actions)]
+        return [job.result() for job in jobs]
+
+    def close(self) -> None:
+        for env in self.envs:
+            env.close()
+        self.envs = []
+        self.pool.shutdown(wait=True)
+
+
+def make_env_group(agent: Any, *, workers: int = 4) -> EnvGroup:
+    """Envs for the agent settings of a config (:class:`trainers.config.AgentArguments`)."""
+    from webarena_gym.env import WebArenaEnv
+    from webarena_gym.wrappers import CompressedHistory
+
+    kwargs = agent.env_kwargs()
+
+    def make_env() -> Any:
+        env = WebArenaEnv(**kwargs)
+        return CompressedHistory(env, thinking=agent.thinking, keep_last=agent.keep_last_observations)
+
+    return EnvGroup(make_env, workers=workers)
+
+
+def collect_rollouts(
+    envs: EnvGroup, task_ids: Sequence[int], generate: Generate, tokenizer: Any, *, progress: Any = None
+) -> list[Trajectory]:
+    """Play one episode per entry of ``task_ids`` (repeat an id for a group), all at once.
+
+    Args:
+        envs: Where the episodes run; env ``i`` plays ``task_ids[i]``.
+        task_ids: Task of each episode.
+        generate: Samples one turn for each context of a batch.
+        tokenizer: Renders each context with its chat template.
+        progress: Optional tqdm-like bar, advanced once per finished episode.
+    """
+    trajectories = []
+    contexts: list[list[dict[str, str]]] = []
+    for task_id, (_prompt, info) in zip(task_ids, envs.reset(task_ids)):
+        trajectories.append(Trajectory(int(task_id), info["intent"], list(info["sites"])))
+        contexts.append(info["messages"])
+    while True:
+        live = [i for i, t in enumerate(trajectories) if not t.done]
+        if not live:
+            break
+        batch = [prompt_ids(tokenizer, contexts[i]) for i in live]
+        completions = generate(batch)
+        # The env gets the text without special tokens; the sampled ids are kept as they are.
+        actions = tokenizer.batch_decode(completions, skip_special_tokens=True)
+        results = envs.step(live, actions)
+        for i, ids, context_ids, action, (_prompt, reward, terminated, truncated, info) in zip(
+            live, completions, batch, actions, results
+        ):
+            trajectory = trajectories[i]
+            trajectory.turns.append(
+                TurnSample(contexts[i], context_ids, list(ids), action, info.get("last_action_error", ""))
+            )
+            contexts[i] = info["messages"]
+            if terminated or truncated:
+                trajectory.reward, trajectory.answer = float(reward), info.get("answer")
+                trajectory.terminated, trajectory.truncated = bool(terminated), bool(truncated)
+                if progress is not None:
+                    progress.update(1)
+    return trajectories
+

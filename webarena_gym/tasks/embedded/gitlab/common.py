@@ -1,0 +1,152 @@
+"""What the code host's families share: task dict builders, queries over the seed data, oracle navigation."""
+
+from __future__ import annotations
+
+import random
+import re
+import sqlite3
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from ....observation import Element
+from ...families import PristineData, TaskFamily
+from ...oracle import OracleContext, OracleError
+
+GITLAB = "__GITLAB__"
+USER = "byteblaze"
+
+#: (instantiation_dict, eval) pairs, what each family's instance function returns.
+Instances = list[tuple[dict[str, Any], dict[str, Any]]]
+
+
+# -- task dicts --------------------------------------------------------------------------
+
+
+def fill_template(template: str, values: dict[str, Any]) -> str:
+    """The intent: ``{{key}}`` placeholders replaced by the instantiation's values."""
+    for key, value in values.items():
+        template = template.replace("{{" + key + "}}", str(value))
+    return template
+
+
+def family(name: str, template: str, kind: str, instances: Callable[[sqlite3.Connection], Instances],
+           solve: Callable[[OracleContext], Iterator[str]]) -> TaskFamily:
+    """A family whose ``instances(conn)`` gives (instantiation, eval) pairs over the pristine data."""
+
+    def instantiate(pristine: PristineData) -> list[dict[str, Any]]:
+        return [
+            {
+                "sites": ["gitlab"], "require_login": True, "storage_state": "./.auth/gitlab_state.json",
+                "start_url": GITLAB, "geolocation": None, "intent": fill_template(template, values),
+                "instantiation_dict": values, "eval": evaluation,
+            }
+            for values, evaluation in instances(pristine("gitlab"))
+        ]
+
+    return TaskFamily(name=f"gitlab.{name}", sites=("gitlab",), intent_template=template,
+                      instantiate=instantiate, solve=solve, kind=kind)
+
+
+def answer(**answers: Any) -> dict[str, Any]:
+    return {"eval_types": ["string_match"], "reference_answers": answers, "reference_url": "", "program_html": []}
+
+
+def url_eval(reference: str, note: str = "EXACT") -> dict[str, Any]:
+    return {"eval_types": ["url_match"], "reference_answers": None, "reference_url": reference,
+            "url_note": note, "program_html": []}
+
+
+def program(*targets: tuple[str, str, dict[str, Any]]) -> dict[str, Any]:
+    return {"eval_types": ["program_html"], "reference_answers": None, "reference_url": "",
+            "program_html": [{"url": u, "locator": loc, "required_contents": req} for u, loc, req in targets]}
+
+
+def either(*values: str) -> str:
+    """A must_include item with " |OR| " alternatives (duplicates dropped, order kept)."""
+    return " |OR| ".join(dict.fromkeys(values))
+
+
+# -- queries -----------------------------------------------------------------------------
+
+
+def projects(conn: sqlite3.Connection) -> list[tuple[int, str, str]]:
+    """(id, namespace, path) of every project byteblaze can see, in creation order."""
+    return conn.execute(
+        "SELECT p.id, p.namespace, p.path FROM projects p WHERE p.visibility != 'private' OR EXISTS"
+        " (SELECT 1 FROM members m JOIN users u ON u.id = m.user_id WHERE m.project_id = p.id AND u.username = ?)"
+        " ORDER BY p.id",
+        (USER,),
+    ).fetchall()
+
+
+def repo_name(namespace: str, path: str) -> str:
+    """How intents name a project: bare for byteblaze's own ("my repo"), else namespace/path."""
+    return path if namespace == USER else f"{namespace}/{path}"
+
+
+def contributors(conn: sqlite3.Connection, project_id: int) -> list[tuple[str, str, int]]:
+    """(name, email, commits) on main, most commits first, as the contributors page lists them."""
+    return conn.execute(
+        "SELECT author_name, author_email, COUNT(*) AS n FROM commits WHERE project_id = ? AND branch = 'main'"
+        " GROUP BY author_email ORDER BY n DESC, author_name",
+        (project_id,),
+    ).fetchall()
+
+
+def rng_for(name: str) -> random.Random:
+    """A family's own fixed random stream, for picking one of several equally good instances."""
+    return random.Random(f"gitlab.{name}")
+
+
+def unique_titles(conn: sqlite3.Connection, table: str, project_id: int, where: str = "1") -> list[tuple]:
+    """(iid, title, state, assignee username, assignee name) of a project's issues or merge requests
+
+    whose title no other row of the same project shares (so a title names one row).
+    """
+    return conn.execute(
+        f"SELECT t.iid, t.title, t.state, u.username, u.name FROM {table} t LEFT JOIN users u ON u.id = t.assignee_id"
+        f" WHERE t.project_id = ? AND {where} AND (SELECT COUNT(*) FROM {table} o WHERE o.project_id = t.project_id"
+        f" AND o.title = t.title) = 1 ORDER BY t.iid",
+        (project_id,),
+    ).fetchall()
+
+
+# -- oracle helpers ----------------------------------------------------------------------
+
+
+def element_matching(ctx: OracleContext, pattern: str, tag: str = "a") -> Element:
+    """The first element of ``tag`` whose whole text matches the regex ``pattern``."""
+    for candidate in ctx.find_all(tag=tag):
+        if re.fullmatch(pattern, candidate.text.strip()):
+            return candidate
+    raise OracleError(f"No <{tag}> matching {pattern!r} on {ctx.url}:\n{ctx.observation[:3000]}")
+
+
+def open_project(ctx: OracleContext, repo: str) -> Iterator[str]:
+    """Header search -> the project's result link."""
+    yield ctx.search("Search GitLab", repo)
+    yield ctx.click_element(element_matching(ctx, rf"\S+ / {re.escape(repo.split('/')[-1])}"))
+
+
+def open_section(ctx: OracleContext, repo: str, section: str) -> Iterator[str]:
+    """The project, then a sidebar entry (Issues and Merge requests carry their counts)."""
+    yield from open_project(ctx, repo)
+    if section in ("Issues", "Merge requests"):
+        yield ctx.click_element(element_matching(ctx, rf"{section} \d+"))
+    else:
+        yield ctx.click(section, tag="a", exact=True)
+
+
+def contributor_rows(ctx: OracleContext) -> list[tuple[str, str, int]]:
+    """(name, email, commits) read off the contributors page."""
+    rows = re.findall(r"<tr><td>([^<]*)</td><td>([^<]*)</td><td>(\d+)</td>", ctx.page.text)
+    return [(name, email, int(count)) for name, email, count in rows]
+
+
+def open_issue(ctx: OracleContext, repo: str, title: str) -> Iterator[str]:
+    """The project's issue list, searched for the title, then the issue itself."""
+    yield from open_section(ctx, repo, "Issues")
+    yield ctx.search("Search issues", title)
+    yield ctx.click(title, tag="a", exact=True)
+
+

@@ -1,0 +1,186 @@
+"""Shared pieces of the store's task families: task dicts, queries, func helpers, oracle steps."""
+
+from __future__ import annotations
+
+import random
+import re
+import sqlite3
+from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any
+
+from ....evaluators.functions import EvaluationPage, register_function
+from ....sites.shopping.data import DEFAULT_EMAIL
+from ...families import PristineData, TaskFamily
+
+if TYPE_CHECKING:
+    from ...oracle import OracleContext
+
+SHOPPING = "__SHOPPING__"
+#: Fixed seed for choosing which instances a family lists (deterministic across runs).
+CHOICE_SEED = 7771
+
+# -- task dicts --------------------------------------------------------------------------
+
+
+def fill(template: str, values: dict[str, Any]) -> str:
+    for key, value in values.items():
+        template = template.replace("{{" + key + "}}", str(value))
+    return template
+
+
+def family(name: str, template: str, kind: str, instances: Callable[[sqlite3.Connection], Iterable[tuple]],
+           solve: Callable[[OracleContext], Iterator[str]]) -> TaskFamily:
+    """A family whose ``instances(conn)`` yields (instantiation, eval[, start_url]) tuples."""
+
+    def instantiate(pristine: PristineData) -> list[dict[str, Any]]:
+        tasks = []
+        for values, evaluation, *start in instances(pristine("shopping")):
+            tasks.append({
+                "sites": ["shopping"], "require_login": True, "storage_state": "./.auth/shopping_state.json",
+                "start_url": start[0] if start else SHOPPING, "geolocation": None,
+                "intent": fill(template, values), "instantiation_dict": values, "eval": evaluation,
+            })
+        return tasks
+
+    return TaskFamily(name=f"shopping.{name}", sites=("shopping",), intent_template=template,
+                      instantiate=instantiate, solve=solve, kind=kind)
+
+
+def answer(**answers: Any) -> dict[str, Any]:
+    return {"eval_types": ["string_match"], "reference_answers": answers, "reference_url": "", "program_html": [],
+            "string_note": ""}
+
+
+def url_match(reference: str, note: str = "GOLD in PRED") -> dict[str, Any]:
+    return {"eval_types": ["url_match"], "reference_answers": None, "reference_url": reference,
+            "url_note": note, "program_html": []}
+
+
+def program(*targets: tuple[str, str, dict[str, Any]]) -> dict[str, Any]:
+    return {"eval_types": ["program_html"], "reference_answers": None, "reference_url": "",
+            "program_html": [{"url": u, "locator": loc, "required_contents": req} for u, loc, req in targets]}
+
+
+def money(cents: int) -> str:
+    """A price as must_include wants it: ``27.49``, or ``1,234.56 |OR| 1234.56`` from a thousand on."""
+    plain = f"{cents / 100:.2f}"
+    grouped = f"{cents / 100:,.2f}"
+    return plain if plain == grouped else f"{grouped} |OR| {plain}"
+
+
+# -- queries -----------------------------------------------------------------------------
+
+
+def rows(conn: sqlite3.Connection, sql: str, *args: Any) -> list[sqlite3.Row]:
+    """Rows as ``sqlite3.Row`` without touching the shared connection's row factory."""
+    cursor = conn.cursor()
+    cursor.row_factory = sqlite3.Row
+    return cursor.execute(sql, args).fetchall()
+
+
+def emma_id(conn: sqlite3.Connection) -> int:
+    return rows(conn, "SELECT id FROM customers WHERE email = ?", DEFAULT_EMAIL)[0]["id"]
+
+
+def pick(items: list[Any], count: int, salt: int = 0) -> list[Any]:
+    """A deterministic sample of ``count`` items, kept in their original order."""
+    if len(items) <= count:
+        return list(items)
+    chosen = set(random.Random(CHOICE_SEED + salt).sample(range(len(items)), count))
+    return [item for index, item in enumerate(items) if index in chosen]
+
+
+def category_names(conn: sqlite3.Connection) -> dict[int, tuple[str, str | None]]:
+    """Category id -> (its name, its parent's name or None)."""
+    found = rows(conn, "SELECT c.id, c.name, p.name AS parent FROM categories c LEFT JOIN categories p ON p.id = c.parent_id")
+    return {row["id"]: (row["name"], row["parent"]) for row in found}
+
+
+# -- func: helpers for program_html --------------------------------------------------------
+
+
+def _store(page: EvaluationPage) -> sqlite3.Connection:
+    if page is None or page.world is None:
+        raise ValueError("this helper reads the embedded store; use the official shopping helpers on the real site")
+    return page.world.connection("shopping")
+
+
+@register_function("shopping_latest_order_url")
+def latest_order_url(page: EvaluationPage) -> str:
+    """URL of Emma Lopez's newest order (the one the agent just placed)."""
+    conn = _store(page)
+    order = conn.execute(
+        "SELECT o.id FROM orders o JOIN customers c ON c.id = o.customer_id WHERE c.email = ?"
+        " ORDER BY o.created_at DESC, o.id DESC LIMIT 1",
+        (DEFAULT_EMAIL,),
+    ).fetchone()
+    base = page.site_urls.get("shopping", "").rstrip("/")
+    return f"{base}/sales/order/view/order_id/{order[0]}/" if order else ""
+
+
+@register_function("shopping_latest_review_field")
+def latest_review_field(page: EvaluationPage, sku: str, field: str) -> str:
+    """A field of a product's newest review: ``rating`` (as a percentage), ``nickname``, ``summary``, ``body``."""
+    if field not in ("rating", "nickname", "summary", "body"):
+        raise ValueError(f"unknown review field {field!r}")
+    review = _store(page).execute(
+        f"SELECT r.{field} FROM reviews r JOIN products p ON p.id = r.product_id WHERE p.sku = ?"
+        " ORDER BY r.created_at DESC, r.id DESC LIMIT 1",
+        (sku,),
+    ).fetchone()
+    if review is None:
+        return ""
+    return str(review[0] * 20) if field == "rating" else str(review[0])
+
+
+# -- oracle steps --------------------------------------------------------------------------
+
+
+def open_product(ctx: OracleContext, name: str) -> Iterator[str]:
+    """Search the store for a product by name and open its page."""
+    yield ctx.search("Search", name)
+    yield ctx.click(name, tag="a", exact=True)
+
+
+def category_parent(ctx: OracleContext, name: str) -> str | None:
+    """The category's parent, read from the home page's Shop by Category list."""
+    match = re.search(r"<li><a id=\"\d+\">([^<]+)</a>\s*<ul>((?:(?!</ul>).)*?<a id=\"\d+\">" + re.escape(name) + "</a>)",
+                      ctx.page.text, re.DOTALL)
+    return match.group(1) if match else None
+
+
+def open_category(ctx: OracleContext, name: str, parent: str | None) -> Iterator[str]:
+    """Top category from the menu, then the subcategory from the sidebar."""
+    yield ctx.click(parent or name, tag="a", exact=True)
+    if parent:
+        yield ctx.click(name, tag="a", exact=True)
+
+
+def open_order_history(ctx: OracleContext) -> Iterator[str]:
+    yield ctx.click("My Account", tag="a", exact=True)
+    yield ctx.click("My Orders", tag="a", exact=True)
+
+
+def order_rows(ctx: OracleContext) -> list[tuple[str, str, str, str]]:
+    """(order number, date, total, status) of each row of the order history on screen."""
+    cells = r"<td>([^<]*)</td>\s*"
+    return [(m[0], m[1], m[3], m[4]) for m in re.findall(r"<tr>" + cells * 5, ctx.page.text)]
+
+
+def has_next_page(ctx: OracleContext) -> bool:
+    return bool(ctx.find_all("Next", tag="a", exact=True))
+
+
+def shown_prices(ctx: OracleContext) -> list[float]:
+    """Prices of the listed products (a price alone on its line; filter ranges are links)."""
+    return [float(p.replace(",", "")) for p in re.findall(r"^\$([\d,]+\.\d\d)$", ctx.page.text, re.MULTILINE)]
+
+
+def first_listed_product(ctx: OracleContext) -> str:
+    """The link text of the first product in the list on screen."""
+    match = re.search(r"<ol>\s*<li><a id=\"\d+\">([^<]+)</a>", ctx.page.text)
+    if match is None:
+        from ...oracle import OracleError
+
+        raise OracleError(f"No product list on {ctx.url}")
+    return match.group(1)

@@ -1,0 +1,184 @@
+"""Content-changing families of the store admin (program_html): orders, prices, comments, shipments, pages."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from collections.abc import Iterator
+from decimal import ROUND_HALF_UP, Decimal
+from typing import TYPE_CHECKING, Any
+
+from ....evaluators.functions import register_function
+from ....sites.shopping_admin.names import CARRIERS
+from .common import ADMIN, SITE, family, filter_orders, menu, open_order, program
+
+if TYPE_CHECKING:
+    from ...oracle import OracleContext
+
+PRICE_CHANGES = ("$5", "10%", "$10", "15%", "$3", "20%", "$7.50", "25%")
+MESSAGES = ("the order is ready to be shipped soon!", "Your package will leave our warehouse tomorrow.",
+            "We are sorry for the delay, your items are back in stock.", "Thanks for shopping with us again!",
+            "A size exchange has been approved for this order.", "Please confirm your shipping address by email.",
+            "Your gift message has been added to the package.", "Payment received, we are packing your order.")
+NEW_TITLES = ("Bruh bro you clicked the wrong page", "Welcome to the Trail Shop", "Cookies Keep Your Cart Alive",
+              "How We Protect Your Data", "Meet the Team", "We Are Here to Help", "Fast and Flat-Rate Shipping",
+              "Easy 30-Day Returns", "Find Your Perfect Fit", "Holiday Deals Are Back", "Join Our Crew",
+              "Visit Us in Person")
+
+
+@register_function("shopping_admin_latest_order_url")
+def latest_order_url(page: Any, customer: str, status: str) -> str:
+    """URL of ``customer``'s most recent order with ``status`` in the episode's world ("" when none)."""
+    if page.world is None:
+        return ""
+    row = page.world.connection(SITE).execute(
+        "SELECT id FROM sales_order WHERE customer_name = ? AND status = ? ORDER BY created_at DESC, id DESC LIMIT 1",
+        (customer, status)).fetchone()
+    base = page.site_urls.get(SITE, "")
+    return f"{base}/sales/order/view/order_id/{row[0]}/" if row else base
+
+
+def _order_url(order_id: int) -> str:
+    return f"{ADMIN}/sales/order/view/order_id/{order_id}/"
+
+
+# -- cancel an order -----------------------------------------------------------------------------------
+
+
+def _cancellable(conn: sqlite3.Connection):
+    rows = conn.execute(
+        "SELECT id FROM sales_order o WHERE status IN ('pending', 'holded', 'fraud') "
+        "AND NOT EXISTS (SELECT 1 FROM invoice i WHERE i.order_id = o.id) "
+        "AND NOT EXISTS (SELECT 1 FROM shipment s WHERE s.order_id = o.id) ORDER BY id").fetchall()
+    for (order_id,) in rows[::3]:
+        yield {"id": order_id}, program(
+            (_order_url(order_id), "document.querySelector('#order_status').outerText", {"exact_match": "Canceled"}))
+
+
+def solve_cancel(ctx: OracleContext) -> Iterator[str]:
+    yield from open_order(ctx, int(ctx.instantiation["id"]))
+    yield ctx.click("Cancel", tag="button", exact=True)
+    yield ctx.exit("Done")
+
+
+# -- change a product's price ------------------------------------------------------------------------------
+
+
+def changed_price(price: Decimal, action: str, amount: str) -> Decimal | None:
+    """The new price, or None when a percentage would need rounding (an ambiguous reference)."""
+    if amount.endswith("%"):
+        delta = price * Decimal(amount[:-1]) / 100
+        if delta != delta.quantize(Decimal("0.01")):
+            return None
+    else:
+        delta = Decimal(amount.lstrip("$"))
+    new = price + delta if action == "Increase" else price - delta
+    return new.quantize(Decimal("0.01"), ROUND_HALF_UP) if new > 0 else None
+
+
+def _price_changes(conn: sqlite3.Connection):
+    rows = conn.execute("SELECT id, name, price FROM product WHERE status = 1 ORDER BY id").fetchall()
+    for i, (product_id, name, price) in enumerate(rows[::7]):
+        action = "Increase" if i % 2 else "Reduce"
+        for amount in PRICE_CHANGES[i % len(PRICE_CHANGES):] + PRICE_CHANGES:
+            new = changed_price(Decimal(f"{price:.2f}"), action, amount)
+            if new is not None:
+                break
+        yield {"action": action, "product": name, "amount": amount}, program(
+            (f"{ADMIN}/catalog/product/edit/id/{product_id}/",
+             "document.querySelector('input[name=\"product[price]\"]').value", {"exact_match": f"{new:.2f}"}))
+
+
+def solve_price(ctx: OracleContext) -> Iterator[str]:
+    name = str(ctx.instantiation["product"])
+    yield menu(ctx, "Products")
+    yield ctx.search("Search by keyword", name)
+    yield ctx.click(f"Edit {name}", tag="a", exact=True)
+    current = Decimal(ctx.field("Price").attributes["value"])
+    new = changed_price(current, str(ctx.instantiation["action"]), str(ctx.instantiation["amount"]))
+    yield ctx.type("Price", f"{new:.2f}")
+    yield ctx.click("Save", tag="button", exact=True)
+    yield ctx.exit("Done")
+
+
+# -- notify a customer on their latest pending order ------------------------------------------------------------
+
+
+def _notifications(conn: sqlite3.Connection):
+    customers = conn.execute("SELECT DISTINCT customer_name FROM sales_order WHERE status = 'pending' "
+                             "ORDER BY customer_id").fetchall()
+    for i, (name,) in enumerate(customers[::2]):
+        # the oracle filters the grid by name: it must not catch another customer's orders
+        others = conn.execute("SELECT COUNT(DISTINCT customer_id) FROM sales_order WHERE customer_name LIKE ? "
+                              "OR customer_email LIKE ?", (f"%{name}%", f"%{name}%")).fetchone()[0]
+        if others != 1:
+            continue
+        message = MESSAGES[i % len(MESSAGES)]
+        yield {"name": name, "message": message}, program(
+            (f"func:shopping_admin_latest_order_url('{name}', 'pending')",
+             "document.querySelector('#order_history li').outerText",
+             {"must_include": [message, "Customer Notified"]}))
+
+
+def solve_notify(ctx: OracleContext) -> Iterator[str]:
+    yield from filter_orders(ctx, status="Pending", customer=str(ctx.instantiation["name"]))
+    yield ctx.click("View order", tag="a")  # newest first
+    yield ctx.type("Comment", str(ctx.instantiation["message"]))
+    yield ctx.check("Notify Customer by Email")
+    yield ctx.click("Submit Comment", tag="button")
+    yield ctx.exit("Done")
+
+
+# -- ship an order with a tracking number -------------------------------------------------------------------------
+
+
+def _shipments(conn: sqlite3.Connection):
+    rng = random.Random(7781)
+    rows = conn.execute("SELECT id FROM sales_order o WHERE status IN ('pending', 'processing') "
+                        "AND NOT EXISTS (SELECT 1 FROM shipment s WHERE s.order_id = o.id) ORDER BY id").fetchall()
+    titles = [title for _code, title in CARRIERS[1:]]
+    for i, (order_id,) in enumerate(rows[::7]):
+        service, tracking = titles[i % len(titles)], str(rng.randint(10**9, 10**10 - 1))
+        yield {"order": order_id, "service": service, "tracking": tracking}, program(
+            (_order_url(order_id), "document.querySelector('#shipment_tracking').outerText",
+             {"must_include": [tracking, service]}))
+
+
+def solve_ship(ctx: OracleContext) -> Iterator[str]:
+    yield from open_order(ctx, int(ctx.instantiation["order"]))
+    yield ctx.click("Ship", tag="a", exact=True)
+    yield ctx.select("Carrier", str(ctx.instantiation["service"]))
+    yield ctx.type("Tracking Number", str(ctx.instantiation["tracking"]))
+    yield ctx.click("Submit Shipment", tag="button")
+    yield ctx.exit("Done")
+
+
+# -- rename a CMS page ---------------------------------------------------------------------------------------------
+
+
+def _page_titles(conn: sqlite3.Connection):
+    for (page_id, title), heading in zip(conn.execute("SELECT id, title FROM cms_page ORDER BY id"), NEW_TITLES, strict=True):
+        yield {"old-heading": title, "heading": heading}, program(
+            (f"{ADMIN}/cms/page/edit/page_id/{page_id}/", "document.querySelector('input[name=\"title\"]').value",
+             {"exact_match": heading}))
+
+
+def solve_page_title(ctx: OracleContext) -> Iterator[str]:
+    yield menu(ctx, "Pages")
+    yield ctx.click(f"Edit page {ctx.instantiation['old-heading']}", tag="a", exact=True)
+    yield ctx.type("Page Title", str(ctx.instantiation["heading"]))
+    yield ctx.click("Save Page", tag="button")
+    yield ctx.exit("Done")
+
+
+FAMILIES = [
+    family("cancel_order", "Cancel order {{id}}", "content", _cancellable, solve_cancel),
+    family("change_product_price", "{{action}} the price of {{product}} by {{amount}}", "content", _price_changes,
+           solve_price),
+    family("notify_latest_pending_order", 'Notify {{name}} in their most recent pending order with message "{{message}}"',
+           "content", _notifications, solve_notify),
+    family("ship_order_with_tracking", "Ship order #{{order}} with the {{service}} tracking number {{tracking}}",
+           "content", _shipments, solve_ship),
+    family("rename_cms_page", 'Change the page title of "{{old-heading}}" page on my site to "{{heading}}".', "content",
+           _page_titles, solve_page_title),
+]

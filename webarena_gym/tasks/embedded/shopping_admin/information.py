@@ -1,0 +1,250 @@
+"""Information-seeking families of the store admin (string_match): read reports, grids and records."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from ....sites.shopping_admin.data import STATUSES
+from .common import (
+    answer,
+    count_reference,
+    family,
+    filter_orders,
+    menu,
+    open_order,
+    period_bounds,
+    periods,
+    records_found,
+    row_value,
+    table_rows,
+    us,
+)
+
+if TYPE_CHECKING:
+    from ...oracle import OracleContext
+
+#: Words of the review vocabulary worth counting (kept only where titles do not blur the count).
+REVIEW_TERMS = ("disappointed", "comfortable", "color", "fabric", "gift", "zipper", "itchy", "warm", "soft", "cheap",
+                "stylish", "shipping", "runs small", "durable", "breathable", "money", "compliments", "faded",
+                "stitching", "heavy", "lightweight", "washing", "morning runs", "hikes", "packed")
+ORDER_ATTRIBUTES = {"customer name": "Customer Name", "customer email": "Email", "grand total": "Grand Total"}
+
+
+def _between(period: str) -> tuple[str, str]:
+    start, end = period_bounds(period)
+    return f"{start} 00:00:00", f"{end} 23:59:59"
+
+
+# -- top-n best-selling product in a period ------------------------------------------------
+
+
+def _bestsellers(conn: sqlite3.Connection):
+    for period in periods():
+        ranking = conn.execute(
+            "SELECT p.name, SUM(i.qty) AS qty FROM order_item i JOIN sales_order o ON o.id = i.order_id "
+            "JOIN product p ON p.id = i.product_id WHERE o.status != 'canceled' AND o.created_at BETWEEN ? AND ? "
+            "GROUP BY p.id ORDER BY qty DESC, p.name", _between(period)).fetchall()
+        quantities = [row[1] for row in ranking]
+        for n in (1, 2, 3):
+            if len(ranking) < n + 1:
+                continue
+            # only ranks the report shows without a tie on either side
+            if (n > 1 and quantities[n - 2] == quantities[n - 1]) or quantities[n] == quantities[n - 1]:
+                continue
+            yield {"n": n, "period": period}, answer(exact_match=ranking[n - 1][0])
+
+
+def solve_bestseller(ctx: OracleContext) -> Iterator[str]:
+    n, period = int(ctx.instantiation["n"]), str(ctx.instantiation["period"])
+    start, end = period_bounds(period)
+    yield menu(ctx, "Bestsellers")
+    yield ctx.select("Period", "Year" if period.isdigit() else "Month")
+    yield ctx.type("From", us(start))
+    yield ctx.type("To", us(end))
+    yield ctx.click("Show Report", tag="button")
+    product = next(cells[2] for cells in table_rows(ctx) if len(cells) == 6 and cells[1] == str(n))
+    yield ctx.exit(product)
+
+
+# -- reviews that mention a term --------------------------------------------------------------
+
+
+def _review_terms(conn: sqlite3.Connection):
+    for term in REVIEW_TERMS:
+        like = f"%{term}%"
+        in_detail = conn.execute("SELECT COUNT(*) FROM review WHERE detail LIKE ?", (like,)).fetchone()[0]
+        anywhere = conn.execute("SELECT COUNT(*) FROM review WHERE detail LIKE ? OR title LIKE ?",
+                                (like, like)).fetchone()[0]
+        if in_detail and in_detail == anywhere:
+            yield {"term": term}, answer(must_include=[count_reference(in_detail)])
+
+
+def solve_review_terms(ctx: OracleContext) -> Iterator[str]:
+    yield menu(ctx, "All Reviews")
+    yield ctx.type("Review", str(ctx.instantiation["term"]))
+    yield ctx.click("Search", tag="button", exact=True)
+    yield ctx.exit(str(records_found(ctx)))
+
+
+# -- top search terms ----------------------------------------------------------------------------
+
+
+def _top_terms(conn: sqlite3.Connection):
+    terms = [r[0] for r in conn.execute("SELECT query_text FROM search_term ORDER BY uses DESC LIMIT 10")]
+    for n in range(1, 11):
+        yield {"n": n}, answer(must_include=terms[:n])
+
+
+def solve_top_terms(ctx: OracleContext) -> Iterator[str]:
+    yield menu(ctx, "Search Terms")
+    rows = [cells[0] for cells in table_rows(ctx) if len(cells) == 4 and not cells[0].startswith("Search Query")]
+    yield ctx.exit(", ".join(rows[: int(ctx.instantiation["n"])]))
+
+
+# -- a customer by phone number ----------------------------------------------------------------------
+
+
+def _customers_by_phone(conn: sqlite3.Connection):
+    for first, last, email, phone in conn.execute(
+            "SELECT firstname, lastname, email, phone FROM customer WHERE id % 5 = 2 ORDER BY id"):
+        yield {"PhoneNum": phone}, answer(must_include=[f"{first} {last}", email])
+
+
+def solve_customer_by_phone(ctx: OracleContext) -> Iterator[str]:
+    yield menu(ctx, "All Customers")
+    yield ctx.search("Search by keyword", str(ctx.instantiation["PhoneNum"]))
+    cells = next(c for c in table_rows(ctx) if len(c) == 10 and c[0].isdigit())
+    yield ctx.exit(f"{cells[1]}, {cells[2]}")
+
+
+# -- grand total of an invoice -------------------------------------------------------------------------
+
+
+def _invoices(conn: sqlite3.Connection):
+    for number, total in conn.execute("SELECT increment_id, grand_total FROM invoice WHERE id % 40 = 7 ORDER BY id"):
+        plain = f"{total:.2f}"
+        grouped = f"{total:,.2f}"
+        yield {"id": number}, answer(must_include=[plain if plain == grouped else f"{grouped} |OR| {plain}"])
+
+
+def solve_invoice(ctx: OracleContext) -> Iterator[str]:
+    number = str(ctx.instantiation["id"])
+    yield menu(ctx, "Invoices")
+    yield ctx.search("Search by keyword", number)
+    cells = next(c for c in table_rows(ctx) if len(c) == 8 and c[0] == number)
+    yield ctx.exit(cells[6])
+
+
+# -- an attribute of the latest order with a status ------------------------------------------------------
+
+
+def _latest_orders(conn: sqlite3.Connection):
+    for status, label in STATUSES.items():
+        latest = conn.execute("SELECT customer_name, customer_email, grand_total, created_at FROM sales_order "
+                              "WHERE status = ? ORDER BY created_at DESC LIMIT 2", (status,)).fetchall()
+        if not latest or (len(latest) == 2 and latest[0][3] == latest[1][3]):
+            continue
+        name, email, total, _ = latest[0]
+        values = {"customer name": name, "customer email": email, "grand total": f"${total:,.2f}"}
+        for attribute, value in values.items():
+            yield {"attribute": attribute, "status": label.lower()}, answer(fuzzy_match=[value])
+
+
+def solve_latest_order(ctx: OracleContext) -> Iterator[str]:
+    status = str(ctx.instantiation["status"])
+    label = next(label for label in STATUSES.values() if label.lower() == status)
+    yield from filter_orders(ctx, status=label)
+    yield ctx.click("View order", tag="a")  # newest first: the grid sorts by purchase date
+    yield ctx.exit(row_value(ctx, ORDER_ATTRIBUTES[str(ctx.instantiation["attribute"])]))
+
+
+# -- reviews and orders in a period ------------------------------------------------------------------------
+
+
+def _reviews_in_period(conn: sqlite3.Connection):
+    for period in periods():
+        count = conn.execute("SELECT COUNT(*) FROM review WHERE created_at BETWEEN ? AND ?", _between(period)).fetchone()[0]
+        yield {"time": f"in {period}"}, answer(must_include=[count_reference(count)])
+
+
+def solve_reviews_in_period(ctx: OracleContext) -> Iterator[str]:
+    start, end = period_bounds(str(ctx.instantiation["time"]).removeprefix("in "))
+    yield menu(ctx, "All Reviews")
+    yield ctx.type("Created from", us(start))
+    yield ctx.type("Created to", us(end))
+    yield ctx.click("Search", tag="button", exact=True)
+    yield ctx.exit(str(records_found(ctx)))
+
+
+def _orders_in_period(conn: sqlite3.Connection):
+    for period in periods():
+        count = conn.execute("SELECT COUNT(*) FROM sales_order WHERE created_at BETWEEN ? AND ?",
+                             _between(period)).fetchone()[0]
+        yield {"period": period}, answer(must_include=[count_reference(count)])
+
+
+def solve_orders_in_period(ctx: OracleContext) -> Iterator[str]:
+    start, end = period_bounds(str(ctx.instantiation["period"]))
+    yield from filter_orders(ctx, start=start, end=end)
+    yield ctx.exit(str(records_found(ctx)))
+
+
+# -- how many orders a customer placed ------------------------------------------------------------------------
+
+
+def _customer_order_counts(conn: sqlite3.Connection):
+    for first, last, count in conn.execute(
+            "SELECT c.firstname, c.lastname, COUNT(o.id) FROM customer c JOIN sales_order o ON o.customer_id = c.id "
+            "WHERE c.id % 6 = 1 GROUP BY c.id ORDER BY c.id"):
+        yield {"customer": f"{first} {last}"}, answer(must_include=[count_reference(count)])
+
+
+def solve_customer_order_count(ctx: OracleContext) -> Iterator[str]:
+    name = str(ctx.instantiation["customer"])
+    yield menu(ctx, "All Customers")
+    yield ctx.search("Search by keyword", name)
+    yield ctx.click(f"Edit {name}", tag="a", exact=True)
+    yield ctx.exit(ctx.search_text(r"Orders: (\d+)"))
+
+
+# -- unachievable: tracking numbers of orders that never shipped ------------------------------------------------
+
+
+def _unshipped(conn: sqlite3.Connection):
+    rows = conn.execute("SELECT id FROM sales_order o WHERE NOT EXISTS (SELECT 1 FROM shipment s WHERE s.order_id = o.id) "
+                        "ORDER BY id").fetchall()
+    for (order_id,) in rows[::24]:
+        evaluation = answer(fuzzy_match="N/A")
+        evaluation["string_note"] = "The order has no shipment, so it has no tracking number."
+        yield {"order": order_id}, evaluation
+
+
+def solve_unshipped(ctx: OracleContext) -> Iterator[str]:
+    yield from open_order(ctx, int(ctx.instantiation["order"]))
+    ctx.search_text(r"(No shipments yet)")
+    yield ctx.exit("N/A")
+
+
+FAMILIES = [
+    family("bestseller_rank", "What is the top-{{n}} best-selling product in {{period}}", "information",
+           _bestsellers, solve_bestseller),
+    family("review_term_count", 'Tell me the number of reviews that our store received by far that mention term "{{term}}"',
+           "information", _review_terms, solve_review_terms),
+    family("top_search_terms", "List the top {{n}} search terms in my store", "information", _top_terms,
+           solve_top_terms),
+    family("customer_by_phone", "Find the customer name and email with phone number {{PhoneNum}}", "information",
+           _customers_by_phone, solve_customer_by_phone),
+    family("invoice_grand_total", "Tell me the grand total of invoice {{id}}.", "information", _invoices, solve_invoice),
+    family("latest_order_attribute", "Get the {{attribute}} of the most recent {{status}} order", "information",
+           _latest_orders, solve_latest_order),
+    family("reviews_in_period", "How many reviews did our shop receive {{time}}?", "information", _reviews_in_period,
+           solve_reviews_in_period),
+    family("orders_in_period", "How many orders were placed in {{period}}?", "information", _orders_in_period,
+           solve_orders_in_period),
+    family("customer_order_count", "How many orders has {{customer}} placed in the entire history?", "information",
+           _customer_order_counts, solve_customer_order_count),
+    family("unshipped_tracking_number", "What is the tracking number of the shipment for order #{{order}}?",
+           "information", _unshipped, solve_unshipped),
+]

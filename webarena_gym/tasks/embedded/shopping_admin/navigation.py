@@ -1,0 +1,145 @@
+"""Navigation families of the store admin (url_match): filtered grids, reports over a range, theme previews."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+from urllib.parse import urlencode
+
+from ....sites.shopping_admin.data import STATUSES
+from ....sites.shopping_admin.names import CATEGORIES
+from .common import (
+    ADMIN,
+    MONTHS,
+    family,
+    filter_orders,
+    menu,
+    month_bounds,
+    month_name,
+    period_bounds,
+    program,
+    url_eval,
+    us,
+)
+
+if TYPE_CHECKING:
+    from ...oracle import OracleContext
+
+#: Report name in intents -> (URL segment, menu entry).
+REPORTS = {"orders": ("sales", "Orders Report"), "shipping": ("shipping", "Shipping Report"),
+           "refunds": ("refunded", "Refunds Report"), "bestsellers": ("bestsellers", "Bestsellers")}
+#: Product grid states in intents -> (query parameter, value, filter label, option text).
+PRODUCT_STATES = {"out of stock": ("stock", "0", "Stock Status", "Out of Stock"),
+                  "in stock": ("stock", "1", "Stock Status", "In Stock"),
+                  "disabled": ("status", "2", "Status", "Disabled"),
+                  "enabled": ("status", "1", "Status", "Enabled")}
+
+
+# -- the orders grid filtered by status and month ------------------------------------------------
+
+
+def _order_filters(conn: sqlite3.Connection):
+    codes = list(STATUSES)
+    for i, (year, month) in enumerate(MONTHS):
+        first, last = month_bounds(year, month)
+        for status in (codes[i % len(codes)], codes[(i + 3) % len(codes)]):
+            count = conn.execute("SELECT COUNT(*) FROM sales_order WHERE status = ? AND created_at BETWEEN ? AND ?",
+                                 (status, f"{first} 00:00:00", f"{last} 23:59:59")).fetchone()[0]
+            if not count:
+                continue
+            query = urlencode([("status", status), ("created_from", first.isoformat()), ("created_to", last.isoformat())])
+            values = {"status": STATUSES[status].lower(), "month": month_name(year, month)}
+            yield values, url_eval(f"{ADMIN}/sales/order/?{query}", "GOLD in PRED")
+
+
+def solve_order_filters(ctx: OracleContext) -> Iterator[str]:
+    status = next(label for label in STATUSES.values() if label.lower() == ctx.instantiation["status"])
+    first, last = period_bounds(str(ctx.instantiation["month"]))
+    yield from filter_orders(ctx, status=status, start=first, end=last)
+    yield ctx.exit("Done")
+
+
+# -- a report over a date range ------------------------------------------------------------------------
+
+
+def _reports(conn: sqlite3.Connection):
+    rng = random.Random(7780)
+    seen = set()
+    for report, (segment, _menu) in REPORTS.items():
+        while sum(1 for s in seen if s[0] == report) < 5:
+            a, b = sorted(rng.sample(range(len(MONTHS)), 2))
+            if (report, a, b) in seen:
+                continue
+            seen.add((report, a, b))
+            start, end = month_bounds(*MONTHS[a])[0], month_bounds(*MONTHS[b])[1]
+            values = {"report": report, "start_date": f"the beginning of {month_name(*MONTHS[a])}",
+                      "end_date": f"the end of {month_name(*MONTHS[b])}"}
+            query = urlencode([("from", start.isoformat()), ("to", end.isoformat())])
+            yield values, program(
+                ("last", "document.querySelector('#sales_report_from').value", {"exact_match": us(start)}),
+                ("last", "document.querySelector('#sales_report_to').value", {"exact_match": us(end)}),
+                reference_url=f"{ADMIN}/reports/report_sales/{segment}/?{query}", note="GOLD in PRED")
+
+
+def solve_report(ctx: OracleContext) -> Iterator[str]:
+    _segment, entry = REPORTS[str(ctx.instantiation["report"])]
+    start = period_bounds(str(ctx.instantiation["start_date"]).removeprefix("the beginning of "))[0]
+    end = period_bounds(str(ctx.instantiation["end_date"]).removeprefix("the end of "))[1]
+    yield menu(ctx, entry)
+    yield ctx.type("From", us(start))
+    yield ctx.type("To", us(end))
+    yield ctx.click("Show Report", tag="button")
+    yield ctx.exit("Done")
+
+
+# -- theme preview ------------------------------------------------------------------------------------
+
+
+def _themes(conn: sqlite3.Connection):
+    for theme_id, title in conn.execute("SELECT id, title FROM theme ORDER BY id"):
+        yield {"name": title}, url_eval(f"{ADMIN}/admin/system_design_theme/edit/id/{theme_id}/")
+
+
+def solve_theme(ctx: OracleContext) -> Iterator[str]:
+    yield menu(ctx, "Themes")
+    yield ctx.click(f"Preview theme {ctx.instantiation['name']}", tag="a", exact=True)
+    yield ctx.exit("Done")
+
+
+# -- the products grid filtered by category and state ----------------------------------------------------
+
+
+def _product_filters(conn: sqlite3.Connection):
+    states = list(PRODUCT_STATES)
+    for i, (category, *_rest) in enumerate(CATEGORIES):
+        for state in (states[i % 4], states[(i + 1) % 4]):
+            column, value, _label, _option = PRODUCT_STATES[state]
+            sql_column = "is_in_stock" if column == "stock" else "status"
+            count = conn.execute(f"SELECT COUNT(*) FROM product WHERE category = ? AND {sql_column} = ?",
+                                 (category, int(value))).fetchone()[0]
+            if not count:
+                continue
+            query = urlencode([("category", category), (column, value)])
+            yield {"category": category, "state": state}, url_eval(f"{ADMIN}/catalog/product/?{query}", "GOLD in PRED")
+
+
+def solve_product_filters(ctx: OracleContext) -> Iterator[str]:
+    _column, _value, label, option = PRODUCT_STATES[str(ctx.instantiation["state"])]
+    yield menu(ctx, "Products")
+    yield ctx.select("Category", str(ctx.instantiation["category"]))
+    yield ctx.select(label, option)
+    yield ctx.click("Apply Filters", tag="button")
+    yield ctx.exit("Done")
+
+
+FAMILIES = [
+    family("filter_orders_grid", "Show me all {{status}} orders placed in {{month}}", "navigation", _order_filters,
+           solve_order_filters),
+    family("create_report", "Create the {{report}} report from {{start_date}} to {{end_date}}", "navigation",
+           _reports, solve_report),
+    family("preview_theme", "Preview the {{name}} theme for my shop", "navigation", _themes, solve_theme),
+    family("filter_products_grid", "Show me the {{category}} products that are {{state}}", "navigation",
+           _product_filters, solve_product_filters),
+]
