@@ -364,4 +364,6 @@ class _PlaywrightEvaluationPage:
         except Exception as exc:
             logger.info("Locator %r failed: %s", locator, exc)
             return ""
+        if isinstance(value, bool):  # JavaScript spells booleans in lower case, as StaticPage does
+            return "true" if value else "false"
         return "" if value is None else str(value)

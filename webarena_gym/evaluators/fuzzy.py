@@ -45,20 +45,7 @@ class Judge(Protocol):
     def __call__(self, intent: str, answer: str, reference: str) -> bool: ...
 
 
-_MONTHS = [
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-]
+_MONTHS = "january february march april may june july august september october november december".split()
 _MONTH_NUMBER = {name: i + 1 for i, name in enumerate(_MONTHS)}
 _MONTH_NUMBER.update({name[:3]: i + 1 for i, name in enumerate(_MONTHS)})
 _MONTH_NUMBER["sept"] = 9
