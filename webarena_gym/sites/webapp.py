@@ -13,7 +13,7 @@ import functools
 import sqlite3
 from collections.abc import Callable
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 from flask import Flask, abort, current_app, g, redirect, request, session
 
@@ -116,12 +116,21 @@ def login_required(login_path: str = "/login") -> Callable:
         @functools.wraps(view)
         def wrapped(*args: Any, **kwargs: Any) -> Any:
             if current_user() is None:
-                return redirect(f"{login_path}?next={quote(request.full_path.rstrip('?'))}")
+                # a form posted while logged out comes back to the page that held the form
+                target = request.full_path.rstrip("?") if request.method == "GET" else _referrer_path()
+                return redirect(f"{login_path}?next={quote(target)}")
             return view(*args, **kwargs)
 
         return wrapped
 
     return decorator
+
+
+def _referrer_path() -> str:
+    referrer = urlsplit(request.referrer or "")
+    if referrer.netloc and referrer.netloc != request.host:
+        return "/"
+    return (referrer.path or "/") + (f"?{referrer.query}" if referrer.query else "")
 
 
 def login_cookie(site_name: str, username: str) -> tuple[str, str]:
