@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 import time
 import warnings
+from collections.abc import Mapping
 from typing import Any
 
 import gymnasium as gym
@@ -32,6 +33,35 @@ BACKENDS = ("direct", "playwright")
 #: Step limits used by WebAgent-R1: 15 interactions in training, 30 in evaluation.
 DEFAULT_MAX_STEPS = 15
 _embedded_default_announced = False
+
+
+class Timings(Mapping):
+    """Wall-clock seconds of the parts of a step (``action_s``, ``observation_s``, ``evaluation_s``, ``reset_s``).
+
+    A read-only mapping whose equality ignores the measured values: two runs of the
+    same seed and actions give equal infos (what ``check_env`` and reproducibility
+    tests compare), although no two timings are the same.
+    """
+
+    def __init__(self, seconds: dict[str, float]):
+        self._seconds = dict(seconds)
+
+    def __getitem__(self, key: str) -> float:
+        return self._seconds[key]
+
+    def __iter__(self):
+        return iter(self._seconds)
+
+    def __len__(self) -> int:
+        return len(self._seconds)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Timings) and self._seconds.keys() == other._seconds.keys()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return "Timings(" + ", ".join(f"{k}={v * 1e3:.1f}ms" for k, v in self._seconds.items()) + ")"
 
 
 class WebArenaEnv(gym.Env[str, str]):
@@ -146,7 +176,7 @@ class WebArenaEnv(gym.Env[str, str]):
         self._page = self.backend.observe()
         observation = self._render_observation(None)
         info = self._base_info()
-        info.update(last_action="", last_action_error="", timings={"reset_s": time.perf_counter() - started})
+        info.update(last_action="", last_action_error="", timings=Timings({"reset_s": time.perf_counter() - started}))
         self._info = info
         return observation, dict(info)
 
@@ -189,7 +219,7 @@ class WebArenaEnv(gym.Env[str, str]):
             last_action_error=error,
             reward_components=components,
             answer=answer,
-            timings=timings,
+            timings=Timings(timings),
         )
         self._info = info
         return observation, reward, terminated, truncated, dict(info)

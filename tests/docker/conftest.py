@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import itertools
 import os
-import socket
 import subprocess
 from pathlib import Path
 
 import pytest
-from docker_standin import import_standin, standin_site
+from docker_standin import free_port, import_standin, standin_site
 
 from webarena_gym.docker_sites import Deployment, connect, down
 from webarena_gym.errors import DockerError
@@ -33,8 +32,8 @@ def docker_client():
         try:
             return connect(timeout=60)
         except DockerError:
-            said = (run.stdout + run.stderr).strip().splitlines()[-3:]
-            pytest.skip(f"no docker engine can start here ({first}); ensure_dockerd.sh said: {' | '.join(said)}")
+            said = (run.stdout + run.stderr).strip().splitlines() or ["nothing"]
+            pytest.skip(f"no docker engine can start here: {str(first).split(': ')[0]}; {said[-1]}")
 
 
 @pytest.fixture(scope="session")
@@ -45,12 +44,6 @@ def standin_image(docker_client):
 @pytest.fixture(scope="session")
 def standin_volume_image(docker_client):
     return import_standin(docker_client, volume=True)
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 @pytest.fixture

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import io
 import shutil
+import socket
 import tarfile
 from pathlib import Path
 
@@ -44,6 +45,13 @@ case "$HTTP_COOKIE" in
     printf 'HTTP/1.1 302 Found\r\nLocation: /login.html\r\nContent-Length: 0\r\n\r\n' ;;
 esac
 """
+
+
+def free_port() -> int:
+    """A TCP port nothing listens on right now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
 
 
 def find_busybox() -> Path:
@@ -91,15 +99,21 @@ def import_standin(client, *, volume: bool = False) -> str:
     for /etc/gitlab, so ``docker commit`` cannot keep the configuration.
     """
     data = rootfs_tar(find_busybox())
-    changes = ['CMD ["/bin/busybox", "httpd", "-f", "-p", "80", "-h", "/www"]']
+    # A shell as PID 1 that stops on SIGTERM, like the real images' init scripts do (a bare
+    # httpd as PID 1 would ignore it and every `docker stop` would wait for the kill).
+    serve = "/bin/busybox httpd -f -p 80 -h /www & pid=$!; trap 'kill $pid; exit 0' TERM; wait $pid"
+    changes = [f'CMD ["/bin/sh", "-c", "{serve}"]']
     if volume:
         changes.append('VOLUME ["/www/config"]')
     digest = hashlib.sha256(data + "\n".join(changes).encode()).hexdigest()[:12]
     tag = f"wagymtest/standin:{'vol-' if volume else ''}{digest}"
-    try:
-        client.images.get(tag)
-    except Exception:  # ImageNotFound: import it
-        client.api.import_image_from_data(data, repository=tag.split(":")[0], tag=tag.split(":")[1], changes=changes)
+    repository, _, version = tag.partition(":")
+    for old in client.images.list(name=repository):  # earlier versions of the stand-in
+        for old_tag in old.tags:
+            if old_tag != tag and old_tag.split(":")[1].startswith("vol-") == volume:
+                client.images.remove(old_tag, force=True)
+    if not client.images.list(name=tag):
+        client.api.import_image_from_data(data, repository=repository, tag=version, changes=changes)
     return tag
 
 

@@ -119,6 +119,14 @@ def test_missing_image_says_how_to_get_it(docker_client, make_stack):
         up(docker_client, stack, progress=False)
 
 
+def test_missing_data_folder_is_named(docker_client, make_stack, tmp_path):
+    stack = make_stack(volumes={str(tmp_path / "wikipedia"): "/data"}, obtain="Put the ZIM file there.")
+    with pytest.raises(DockerError, match=rf"needs {tmp_path / 'wikipedia'}, which does not exist. Put the ZIM file there."):
+        up(docker_client, stack, progress=False)
+    (tmp_path / "wikipedia").mkdir()
+    up(docker_client, stack, progress=False)
+
+
 def test_taken_port_names_its_holder(docker_client, make_stack):
     stack = make_stack()
     with socket.socket() as holder:

@@ -77,8 +77,8 @@ class DirectBackend:
 
     def execute(self, action: Action, element: Element | None) -> None:
         name = action.name
-        if name in ("Wait", "Hover"):
-            return  # no scripts run here, so neither changes the page
+        if name in ("Wait", "Hover", "Scroll Down", "Scroll Up"):
+            return  # no scripts run here, so none changes the page (the env moves the scroll window)
         if name == "Go Backward":
             return self._go_history(-1)
         if name == "Go Forward":

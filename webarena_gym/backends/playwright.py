@@ -260,9 +260,14 @@ class PlaywrightBackend:
 
     async def _execute(self, action: Action, element: Element | None) -> None:
         page = self._page
+        before = page.url
         try:
             await self._perform(page, action, element)
             await page.wait_for_load_state("load")
+            if self._blocked and page.url != before:  # the page stays where it was
+                await page.go_back(wait_until="load")
+                if page.url != before:
+                    await page.goto(before, wait_until="load")
         except InvalidActionError:
             raise
         except Exception as exc:

@@ -22,6 +22,11 @@ from .deployment import Deployment
 from .registry import ALIASES, SITES
 
 SITE_CHOICES = ", ".join(list(SITES) + sorted(ALIASES))
+DESCRIPTION = (
+    "Run WebArena's real websites in docker: start them and wait for health, configure them "
+    "once, log in and save storage states, print the WA_* exports, reset them. "
+    "docker/README.md says where the images come from."
+)
 
 
 def _pairs(kind: str, convert: Callable[[str], Any]) -> Callable[[str], tuple[str, Any]]:
@@ -96,15 +101,13 @@ def build_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
 
 def add_sites_commands(subparsers: Any) -> argparse.ArgumentParser:
     """Add ``sites`` to a console script's subparsers; dispatch with ``args.func(args)``."""
-    sites = subparsers.add_parser(
-        "sites", help="run the real WebArena sites in docker", description=__doc__.splitlines()[0]
-    )
+    sites = subparsers.add_parser("sites", help="run the real WebArena sites in docker", description=DESCRIPTION)
     return build_parser(sites)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run a ``sites`` sub-command: ``main(["status"])``."""
-    parser = build_parser(argparse.ArgumentParser(prog="python -m webarena_gym.docker_sites", description=__doc__))
+    parser = build_parser(argparse.ArgumentParser(prog="python -m webarena_gym.docker_sites", description=DESCRIPTION))
     args = parser.parse_args(argv)
     return args.func(args)
 

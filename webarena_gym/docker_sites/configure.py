@@ -128,7 +128,7 @@ def _commit(deployment: Deployment, name: str, container: Any, base: Any) -> str
     fingerprint = deployment.fingerprint(name, base.id)
     repository = deployment.configured_repository(name)
     try:
-        container.stop(timeout=120)
+        container.stop(timeout=deployment.site(name).stop_timeout)
         container.commit(
             repository=repository,
             tag=fingerprint,

@@ -9,6 +9,7 @@ name, so a warm standby can take over by being renamed.
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 from typing import Any
 
 import docker
@@ -76,6 +77,7 @@ def create_site_container(
     """
     site = deployment.site(name)
     image = image or best_image(client, deployment, name)
+    require_data(deployment, name)
     ensure_network(client, deployment)
     ensure_companions(client, deployment, name)
     if topology == DIRECT:
@@ -97,6 +99,17 @@ def create_site_container(
         labels=labels,
         network=deployment.network,
     )
+
+
+def require_data(deployment: Deployment, name: str) -> None:
+    """Fail early when a folder the site mounts is missing (docker would mount an empty one)."""
+    site = deployment.site(name)
+    for source in site.volumes:
+        if source.startswith("/") and not Path(source).exists():
+            raise DockerError(
+                f"The {name} site needs {source}, which does not exist. {site.obtain} "
+                "(Set --data-dir or $WEBARENA_DATA_DIR to the folder that holds it.)"
+            )
 
 
 def _run(client: docker.DockerClient, image: str, **kwargs: Any) -> Any:

@@ -117,6 +117,7 @@ class DockerSite:
         health_path: Path that answers with a status below 400 once the site is ready
             (redirects are not followed: a redirect means the web server is up).
         start_timeout: Seconds a cold start may take before the site counts as unhealthy.
+        stop_timeout: Seconds a clean shutdown may take (before committing its configuration).
         command: Container command, when the image's default is not the right one.
         environment / volumes / tmpfs: Container settings; a volume source containing
             ``{data_dir}`` is resolved against :attr:`Deployment.data_dir`.
@@ -137,6 +138,7 @@ class DockerSite:
     url_path: str = ""
     health_path: str = "/"
     start_timeout: float = 300.0
+    stop_timeout: int = 120
     command: tuple[str, ...] | None = None
     environment: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     volumes: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))

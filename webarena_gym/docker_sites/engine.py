@@ -16,8 +16,8 @@ import docker
 from docker.errors import APIError, DockerException, ImageNotFound, NotFound
 
 from ..errors import DockerError
-from .deployment import Deployment
 from .definitions import LABEL_DEPLOYMENT
+from .deployment import Deployment
 
 logger = logging.getLogger(__name__)
 

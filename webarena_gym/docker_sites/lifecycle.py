@@ -25,6 +25,7 @@ from .containers import (
     create_site_container,
     probe_url,
     remove_site_containers,
+    require_data,
     topology_of,
     wait_healthy,
 )
@@ -56,10 +57,11 @@ class SiteStatus:
 
 
 def _check_images(client: docker.DockerClient, deployment: Deployment, names: list[str], proxy: bool) -> None:
-    """Fail before starting anything when an image is missing (the message says how to get it)."""
+    """Fail before starting anything when an image or data folder is missing (the message says how to get it)."""
     for name in names:
         site = deployment.site(name)
         require_image(client, site.image, site.obtain, site=name)
+        require_data(deployment, name)
         for companion in site.companions:
             require_image(client, companion.image, companion.obtain, site=name)
     if proxy:

@@ -1,0 +1,62 @@
+"""Both backends browse the embedded sites the same way: links, forms, state, history, blocking."""
+
+from __future__ import annotations
+
+
+def test_get_form_search_and_history(driver):
+    d = driver.reset(4)
+    start = d.info["url"]
+    d.do(d.ctx.search("Search", "mask"))
+    assert "/catalogsearch/result/" in d.info["url"] and "q=mask" in d.info["url"]
+    assert "mask" in d.ctx.text().lower()
+    d.do(d.ctx.go_back())
+    assert d.info["url"] == start
+    d.do('do(action="Go Forward")')
+    assert "q=mask" in d.info["url"]
+    assert "go forward" in d.do('do(action="Go Forward")')["last_action_error"]
+
+
+def test_select_then_submit_sorts_the_listing(driver):
+    d = driver.reset(2)
+    d.do(d.ctx.select("Sort By", "Price"))
+    assert d.info["last_action_error"] == ""
+    assert d.ctx.field("Sort By").text == "Price"  # the page shows the new choice before submitting
+    d.do(d.ctx.select("Direction", "Descending"))
+    d.do(d.ctx.click("Sort", tag="button"))
+    assert "price" in d.info["url"].lower()
+    bad = d.do(d.ctx.select("Direction", "Sideways"))["last_action_error"]
+    assert "no option 'Sideways'" in bad and "'Ascending'" in bad
+
+
+def test_post_form_writes_to_this_env_world_only(driver):
+    d = driver.reset(1)
+    d.do(d.ctx.type("Title", "Parity check post"))
+    d.do(d.ctx.type("Body", "Written by the backend tests."))
+    d.do(d.ctx.select("Forum", "books"))
+    d.do(d.ctx.click("Create submission", tag="button"))
+    assert d.info["last_action_error"] == "" and "/f/books/" in d.info["url"]
+    assert "Parity check post" in d.ctx.text() and "Written by the backend tests." in d.ctx.text()
+    world = d.env.world
+    assert world.is_dirty()
+    d.reset(1)  # reset restores the pristine world
+    assert not world.is_dirty()
+
+
+def test_navigation_off_the_task_sites_is_blocked(driver):
+    d = driver.reset(3)  # a reddit task that starts on the homepage
+    homepage, page_text = d.info["url"], d.ctx.page.text
+    d.do(d.ctx.click("One Stop Market"))
+    assert "blocked" in d.info["last_action_error"] and "not one of this task's sites" in d.info["last_action_error"]
+    assert d.info["url"] == homepage and d.ctx.page.text == page_text
+    forum = next(e for e in d.ctx.elements if "Postmill" in e.text or "Reddit" in e.text or "forum" in e.text.lower())
+    d.do(d.ctx.click_element(forum))
+    assert d.info["last_action_error"] == ""
+
+
+def test_press_enter_without_focus_and_typing_into_buttons_are_agent_errors(driver):
+    d = driver.reset(4)
+    button = d.ctx.find("Search", tag="button")
+    assert "not a text field" in d.do(f'do(action="Type", element="{button.id}", argument="x")')["last_action_error"]
+    d.do(d.ctx.type("Search", "tea"))
+    d.do('do(action="Press Enter")')
+    assert "q=tea" in d.info["url"]

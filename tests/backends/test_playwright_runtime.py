@@ -1,0 +1,90 @@
+"""The Playwright backend's runtime: one browser for many envs, crash recovery, clean shutdown."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+import webarena_gym
+from webarena_gym.tasks.embedded_suite import embedded_tasks
+
+pytestmark = pytest.mark.browser
+
+
+def reddit_task_id() -> int:
+    return next(t.task_id for t in embedded_tasks("test") if list(t.sites) == ["reddit"])
+
+
+def test_vector_env_shares_one_browser_and_isolates_contexts():
+    envs = webarena_gym.make_vec(3, group=True, suite="embedded", backend="playwright", max_steps=5)
+    try:
+        _, infos = envs.reset(options={"task_id": reddit_task_id()})
+        backends = [env.unwrapped.backend for env in envs.envs]
+        assert len({id(b._browser.browser) for b in backends}) == 1
+        assert len({id(b._context) for b in backends}) == 3
+        assert len({b.world.token for b in backends}) == 3
+    finally:
+        envs.close()
+
+
+def test_a_crashed_page_ends_its_episode_and_is_recreated():
+    envs = webarena_gym.make_vec(2, suite="embedded", backend="playwright", max_steps=5)
+    try:
+        envs.reset(options={"task_id": reddit_task_id()})
+        broken = envs.envs[0].unwrapped.backend
+        broken._browser.run(broken._page.close())
+        _, _, terminated, truncated, infos = envs.step(['do(action="Wait")', 'do(action="Wait")'])
+        assert truncated.tolist() == [True, False] and not terminated.any()
+        assert infos["episode_end_reason"][0].startswith("crash:")
+        observations, rewards, _, truncated, infos = envs.step(['do(action="Wait")', 'do(action="Wait")'])
+        assert "<title>" in observations[0] and infos["step"][0] == 0  # a fresh session on the next episode
+    finally:
+        envs.close()
+
+
+SCRIPT = textwrap.dedent(
+    """
+    import os, webarena_gym
+    from webarena_gym.backends.playwright import BrowserLoop
+    from webarena_gym.tasks.embedded_suite import embedded_tasks
+
+    def chromium_descendants():
+        parent, command = {}, {}
+        for pid in filter(str.isdigit, os.listdir("/proc")):
+            try:
+                with open(f"/proc/{pid}/stat") as f:
+                    parent[int(pid)] = int(f.read().rsplit(")", 1)[1].split()[1])
+                with open(f"/proc/{pid}/cmdline", "rb") as f:
+                    command[int(pid)] = f.read()
+            except OSError:
+                pass
+
+        def descends(pid):
+            while pid in parent and pid > 1:
+                pid = parent[pid]
+                if pid == os.getpid():
+                    return True
+            return False
+
+        return [p for p, cmd in command.items() if b"chrom" in cmd and descends(p)]
+
+    task = next(t.task_id for t in embedded_tasks("test") if list(t.sites) == ["reddit"])
+    envs = webarena_gym.make_vec(4, suite="embedded", backend="playwright", max_steps=3)
+    envs.reset(options={"task_id": task})
+    envs.step(['do(action="Wait")'] * 4)
+    running = len(chromium_descendants())
+    envs.close()
+    BrowserLoop.shutdown()
+    print(running, len(chromium_descendants()))
+    """
+)
+
+
+def test_clean_shutdown_leaves_no_chromium_processes():
+    result = subprocess.run([sys.executable, "-c", SCRIPT], capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr[-2000:]
+    running, left = map(int, result.stdout.split()[-2:])
+    assert running >= 2 and left == 0

@@ -1,0 +1,105 @@
+"""Multi-turn GRPO on the embedded map site with a tiny model: loss masking, updates, metrics."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import torch
+from conftest import grpo_config
+
+from trainers.grpo import MultiTurnGRPOTrainer
+from trainers.layouts import trajectory_rows
+from trainers.objective import collate_rows
+from trainers.rollout import EnvGroup, collect_rollouts
+from trainers.policy import Sampler
+
+pytestmark = [pytest.mark.train, pytest.mark.slow]
+
+
+def _trainer(model_dir, make_env, tmp_path, **overrides) -> MultiTurnGRPOTrainer:
+    return MultiTurnGRPOTrainer(str(model_dir), grpo_config(tmp_path, **overrides), envs=EnvGroup(make_env, workers=2))
+
+
+@pytest.mark.parametrize("beta", [0.0, 0.1])
+def test_gradients_flow_only_from_action_tokens(bc_model_dir, make_place_env, tmp_path, beta):
+    trainer = _trainer(bc_model_dir, make_place_env, tmp_path, layout="trajectory", beta=beta)
+    sampler = Sampler(trainer.model, trainer.processing_class, max_new_tokens=24, temperature=1.0)
+    trajectories = collect_rollouts(trainer.envs, [1, 2], sampler, trainer.processing_class)
+    rows = trajectory_rows(trajectories, trainer.processing_class)
+    batch = collate_rows(rows, trainer.processing_class.pad_token_id)
+    batch["advantages"] = torch.tensor([1.0, -1.0])  # any non-zero advantages
+    batch["num_items_in_batch"] = (batch["completion_mask"] * batch["tool_mask"]).sum()
+    ids = torch.cat([batch["prompt_ids"], batch["completion_ids"]], dim=1)
+    attention = torch.cat([batch["prompt_mask"], batch["completion_mask"]], dim=1)
+    keep = batch["completion_ids"].size(1)
+    if beta:
+        with torch.no_grad():
+            batch["ref_per_token_logps"] = trainer._reference_logps(ids, attention, keep) - 0.5  # policy != reference
+
+    # The last hidden state at position p feeds only the score of token p + 1 (TRL fuses the LM head).
+    captured = []
+
+    def keep_grad(_module, _inputs, output):
+        output.retain_grad()
+        captured.append(output)
+
+    hook = trainer.model.model.norm.register_forward_hook(keep_grad)
+    try:
+        trainer.compute_loss(trainer.model, batch).backward()
+    finally:
+        hook.remove()
+    prompt_width = batch["prompt_ids"].size(1)
+    per_token = captured[-1].grad[:, prompt_width - 1 : prompt_width - 1 + keep].abs().sum(-1)
+    trained = (per_token > 0).long()
+    assert torch.equal(trained, batch["completion_mask"] * batch["tool_mask"])
+    assert (batch["tool_mask"] == 0).any() and (batch["tool_mask"] == 1).any()
+
+
+@pytest.mark.parametrize("layout", ["turn", "trajectory"])
+def test_one_step_changes_the_policy_and_logs_the_training_dynamics(bc_model_dir, make_place_env, tmp_path, layout):
+    trainer = _trainer(bc_model_dir, make_place_env, tmp_path, layout=layout, per_device_train_batch_size=16)
+    before = {name: p.detach().clone() for name, p in trainer.model.named_parameters()}
+    trainer.train()
+    log = trainer.state.log_history[0]
+    assert 0.0 < log["rollout/reward"] < 1.0, "the warm-started policy should succeed sometimes, not always"
+    changed = [name for name, p in trainer.model.named_parameters() if not torch.equal(before[name], p.detach())]
+    assert len(changed) == len(before)
+    for key in ("rollout/success_rate", "rollout/tokens_per_trajectory", "rollout/interactions", "kl",
+                "clip_ratio/region_mean"):
+        assert key in log
+    assert 1.0 <= log["rollout/interactions"] <= 3.0
+    records = [json.loads(line) for line in (tmp_path / "metrics.jsonl").read_text().splitlines()]
+    assert records[0]["rollout/reward"] == log["rollout/reward"]
+    assert (tmp_path / "training_dynamics.png").stat().st_size > 10_000
+
+
+def test_lora_trains_only_the_adapter(bc_model_dir, make_place_env, tmp_path):
+    trainer = _trainer(bc_model_dir, make_place_env, tmp_path, lora_r=4, per_device_train_batch_size=16,
+                       learning_rate=1e-2)
+    before = {name: p.detach().clone() for name, p in trainer.model.named_parameters()}
+    trainer.train()
+    after = dict(trainer.model.named_parameters())
+    changed = {name for name in before if not torch.equal(before[name], after[name].detach())}
+    assert changed and all("lora_" in name for name in changed)
+    assert all(after[name].requires_grad == ("lora_" in name) for name in before)
+
+
+def test_the_interaction_limit_bounds_every_episode(bc_model_dir, make_place_env, tiny_tokenizer):
+    from transformers import AutoModelForCausalLM
+
+    from webarena_gym.wrappers import CompressedHistory
+
+    def one_turn_env():
+        env = make_place_env()
+        env.unwrapped.max_steps = 1  # what max_turns=1 configures
+        return CompressedHistory(env.env)
+
+    model = AutoModelForCausalLM.from_pretrained(bc_model_dir)
+    envs = EnvGroup(one_turn_env, workers=2)
+    try:
+        trajectories = collect_rollouts(envs, [1, 1, 2, 2], Sampler(model, tiny_tokenizer, temperature=1.0), tiny_tokenizer)
+    finally:
+        envs.close()
+    assert [len(t.turns) for t in trajectories] == [1, 1, 1, 1]
+    assert all(t.terminated or t.truncated for t in trajectories)
