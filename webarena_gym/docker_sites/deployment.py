@@ -133,6 +133,7 @@ class Deployment:
         return f"{self.prefix}webarena-gym-configured/{self.site(name).container}".lower()
 
     def labels(self, name: str) -> dict[str, str]:
+        """Labels that mark a container or network as this deployment's, for this site."""
         return {LABEL_SITE: name, LABEL_DEPLOYMENT: self.prefix or "default"}
 
     def fingerprint(self, name: str, base_image_id: str) -> str:

@@ -26,7 +26,7 @@ def _team_cost(pristine: PristineData):
                     " WHERE p.visibility = 'public' GROUP BY p.id HAVING COUNT(*) >= 2 ORDER BY p.id")
     products = team_products(pristine("shopping"))
     rng = rng_for("team_cost")
-    for project, product in zip(rng.sample(projects, min(len(projects), 16)), rng.sample(products, len(products))):
+    for project, product in zip(rng.sample(projects, min(len(projects), 16)), rng.sample(products, len(products)), strict=False):
         total = product["price"] * project["members"]
         yield ({"product": product["name"], "repo": f"{project['namespace']}/{project['path']}"},
                answer(must_include=[money(total)]))
@@ -61,7 +61,7 @@ def _missing_forum(pristine: PristineData):
         places = facts.sample_places(conn, 33, len(forums))
     finally:
         conn.close()
-    for forum, place in zip(forums, places):
+    for forum, place in zip(forums, places, strict=True):
         yield {"place": place["name"], "subreddit": forum}, answer(exact_match="N/A")
 
 

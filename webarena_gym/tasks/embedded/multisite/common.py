@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any
 from ....sites.spec import get_site
 from ...families import PristineData, TaskFamily
 from ...oracle import OracleError
-from ..gitlab.common import USER as GITLAB_USER
 from ..reddit.common import USER as FORUM_USER
 from ..reddit.common import open_forum
 

@@ -17,14 +17,13 @@ from ...oracle import OracleContext, OracleError
 from ..shopping.common import open_product
 from .common import (
     GITLAB,
-    REDDIT,
     POST_TEXT_AND_LINKS,
+    REDDIT,
     family,
     forum_post,
     open_project,
     program,
     read,
-    rng_for,
     rows,
     submit_post,
     switch_to,

@@ -14,11 +14,11 @@ from collections.abc import Iterator
 from ....sites.reddit.queries import forum_posts, forum_summaries, post_path
 from ...families import PristineData, TaskFamily
 from ...oracle import OracleContext
+from ..gitlab.common import USER as GITLAB_USER
 from ..reddit.common import listing, open_forum, unique_first
 from ..shopping.common import open_product
 from .common import (
     GITLAB,
-    GITLAB_USER,
     REDDIT,
     family,
     money,
@@ -66,7 +66,7 @@ def team_products(conn: sqlite3.Connection) -> list[sqlite3.Row]:
 def _price_issue(pristine: PristineData):
     products = team_products(pristine("shopping"))
     chosen = rng_for("price_issue").sample(products, len(products))
-    for project, product in zip(own_projects(pristine("gitlab")), chosen):
+    for project, product in zip(own_projects(pristine("gitlab")), chosen, strict=False):
         title = f"Buy {product['name']} for the team"
         yield ({"repo": f"{project['namespace']}/{project['path']}", "product": product["name"], "title": title},
                issue_check(project, title, [money(product["price"])]))

@@ -1,0 +1,49 @@
+"""The webarena-gym command line."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+import urllib.request
+
+from webarena_gym.cli import main
+
+
+def test_tasks_list_prints_one_task_per_line(capsys):
+    assert main(["tasks", "list", "--suite", "embedded", "--split", "test"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 165
+    task_id, sites, intent = lines[0].split("\t")
+    assert task_id == "0" and sites and intent
+
+
+def test_tasks_show_prints_json_and_unknown_ids_fail_clearly(capsys):
+    assert main(["tasks", "show", "1003"]) == 0
+    task = json.loads(capsys.readouterr().out)
+    assert task["task_id"] == 1003 and "eval" in task and task["start_url"].startswith("http://127.0.0.1:")
+    assert main(["tasks", "show", "424242"]) == 1
+    assert "No task 424242" in capsys.readouterr().err
+
+
+def test_serve_answers_http_on_ephemeral_ports():
+    process = subprocess.Popen(
+        [sys.executable, "-m", "webarena_gym.cli", "serve", "--ephemeral"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        urls = {}
+        deadline = time.time() + 60
+        while time.time() < deadline and "homepage" not in urls:
+            line = process.stdout.readline()
+            if line.strip() and not line.startswith("Serving"):
+                name, url = line.split()
+                urls[name] = url
+        assert set(urls) == {"shopping", "shopping_admin", "reddit", "gitlab", "map", "homepage"}
+        page = urllib.request.urlopen(urls["reddit"] + "/forums", timeout=10).read().decode()
+        assert "<title>" in page and "Forums" in page
+        assert urls["shopping_admin"].endswith("/admin")
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
