@@ -253,11 +253,14 @@ class _Simplifier:
         if tag == "select":
             option_els = [o for o in el.iter("option") if not _is_hidden(o)]
             options = tuple(_clean(o.text_content()) for o in option_els)
-            selected = [o for o in option_els if o.get("selected") is not None] or option_els[:1]
-            text = _clean(selected[0].text_content()) if selected else ""
+            chosen = {id(o) for o in option_els if o.get("selected") is not None}
+            if not chosen and el.get("multiple") is None:
+                # a browser selects the first enabled option when none is marked
+                first = next((o for o in option_els if o.get("disabled") is None), None)
+                chosen = {id(first)} if first is not None else set()
+            text = next((_clean(o.text_content()) for o in option_els if id(o) in chosen), "")
             inner = "".join(
-                f"<option{' selected' if o.get('selected') is not None else ''}>{_clean(o.text_content())}</option>"
-                for o in option_els
+                f"<option{' selected' if id(o) in chosen else ''}>{_clean(o.text_content())}</option>" for o in option_els
             )
         elif tag == "textarea":
             text = _clean(el.text_content())

@@ -12,10 +12,11 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from docker_standin import free_port, import_standin, standin_site
 
 from webarena_gym.docker_sites import Deployment, connect, down
 from webarena_gym.errors import DockerError
+
+from .docker_standin import free_port, import_standin, standin_site
 
 REPO = Path(__file__).resolve().parents[2]
 _counter = itertools.count()

@@ -10,10 +10,11 @@ from pathlib import Path
 
 import pytest
 import yaml
-from docker_standin import free_port
 
 from webarena_gym.docker_sites import SITES, Deployment
 from webarena_gym.docker_sites.cli import main
+
+from .docker_standin import free_port
 
 pytestmark = pytest.mark.docker
 

@@ -6,7 +6,7 @@ import json
 import logging
 
 import pytest
-from site_pages import FORUM_POST, LOCATOR_CASES
+from .site_pages import FORUM_POST, LOCATOR_CASES
 
 from webarena_gym.evaluators.dom_text import inner_text
 from webarena_gym.evaluators.locator_syntax import close_selector, parse_locator

@@ -12,7 +12,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from site_pages import GITLAB_MEMBERS, STORE_ORDER
+from .site_pages import GITLAB_MEMBERS, STORE_ORDER
 
 from webarena_gym.errors import SiteUnavailableError, TaskDataError
 from webarena_gym.evaluators import StaticPage, call_function, evaluate, registered_functions

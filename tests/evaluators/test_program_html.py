@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from site_pages import FORUM_POST, GITLAB_MEMBERS, STORE_ADMIN_PRODUCT
+from .site_pages import FORUM_POST, GITLAB_MEMBERS, STORE_ADMIN_PRODUCT
 
 from webarena_gym.errors import ConfigurationError, TaskDataError
 from webarena_gym.evaluators import StaticPage, evaluate

@@ -46,7 +46,9 @@ class DirectBackend:
         self._sites = SiteMap(dict(site_urls or {name: default_base_url(name) for name in SITE_MODULES}))
         self._cookies: dict[str, str] = {}
         self._history: list[str] = []
+        self._form_state: list[dict[str, tuple[str, str | None]]] = []  # per history entry
         self._position = -1
+        self._edited: dict[str, tuple[str, str | None]] = {}  # xpath -> (kind, value) of fields the agent changed
         self._url = ""
         self._root: lxml.html.HtmlElement | None = None
         self._page: PageObservation | None = None
@@ -67,7 +69,7 @@ class DirectBackend:
         for site, user in login.items():
             name, value = login_cookie(site, user)
             self._cookies[name] = value
-        self._history, self._position = [], -1
+        self._history, self._form_state, self._position = [], [], -1
         self._navigate("GET", start_url, check=False)
 
     def observe(self) -> PageObservation:
@@ -166,12 +168,20 @@ class DirectBackend:
         if check:
             self._sites.check_navigation(url)
         final_url, _status, html = self.fetch(method, url, data)
+        self._remember_form_state()
         self._show(final_url, html)
         del self._history[self._position + 1 :]
+        del self._form_state[self._position + 1 :]
         self._history.append(final_url)
+        self._form_state.append({})
         self._position = len(self._history) - 1
 
+    def _remember_form_state(self) -> None:
+        if 0 <= self._position < len(self._form_state):
+            self._form_state[self._position] = dict(self._edited)
+
     def _show(self, url: str, html: str) -> None:
+        self._edited = {}
         self._url = url
         self._root = parse_html(html)
         self._page = None
@@ -182,8 +192,35 @@ class DirectBackend:
         if not 0 <= target < len(self._history):
             raise InvalidActionError("There is no page to go " + ("back to." if step < 0 else "forward to."))
         final_url, _status, html = self.fetch("GET", self._history[target])
+        self._remember_form_state()
         self._position = target
         self._show(final_url, html)
+        self._restore_form_state(self._form_state[target])
+
+    def _restore_form_state(self, state: dict[str, tuple[str, str | None]]) -> None:
+        """Put back what the agent had typed, checked or selected, as browsers do on Back/Forward."""
+        if self._root is None:
+            return
+        tree = self._root.getroottree()
+        for path, (kind, value) in state.items():
+            found = tree.xpath(path)
+            if not found:
+                continue
+            node = found[0]
+            if kind == "text" and node.tag in ("input", "textarea"):
+                self._set_text(node, value or "")
+            elif kind == "checked" and node.tag == "input":
+                if value is None:
+                    node.attrib.pop("checked", None)
+                else:
+                    node.set("checked", "")
+            elif kind == "selected" and node.tag == "select":
+                for option in node.iter("option"):
+                    option.attrib.pop("selected", None)
+                    if _text(option) == value:
+                        option.set("selected", "")
+            self._edited[path] = (kind, value)
+        self._page = None
 
     # -- page actions -----------------------------------------------------------------
     def _node(self, element: Element | None) -> lxml.html.HtmlElement:
@@ -217,6 +254,7 @@ class DirectBackend:
 
     def _toggle(self, node: lxml.html.HtmlElement, kind: str) -> None:
         if kind == "checkbox":
+            changed = [node]
             if node.get("checked") is None:
                 node.set("checked", "")
             else:
@@ -224,23 +262,32 @@ class DirectBackend:
         else:
             form = _form_of(node)
             scope = form if form is not None else self._root
-            for other in scope.iter("input"):
-                if (other.get("type") or "").lower() == "radio" and other.get("name") == node.get("name"):
-                    other.attrib.pop("checked", None)
+            changed = [i for i in scope.iter("input")
+                       if (i.get("type") or "").lower() == "radio" and i.get("name") == node.get("name")]
+            for other in changed:
+                other.attrib.pop("checked", None)
             node.set("checked", "")
+        tree = self._root.getroottree()
+        for box in changed:
+            self._edited[tree.getpath(box)] = ("checked", "" if box.get("checked") is not None else None)
         self._page = None
 
     def _type(self, node: lxml.html.HtmlElement, element: Element, text: str) -> None:
         if not element.is_text_field():
             raise InvalidActionError(f"Element {element.id} is a {element.input_type}, not a text field; Type needs one.")
+        self._set_text(node, text)
+        self._edited[element.key] = ("text", text)
+        self._focused = element.key
+        self._page = None
+
+    @staticmethod
+    def _set_text(node: lxml.html.HtmlElement, text: str) -> None:
         if node.tag == "textarea":
             for child in list(node):
                 node.remove(child)
             node.text = text
         else:
             node.set("value", text)
-        self._focused = element.key
-        self._page = None
 
     def _select(self, node: lxml.html.HtmlElement, element: Element, option_text: str) -> None:
         if node.tag != "select":
@@ -254,6 +301,7 @@ class DirectBackend:
         for option in options:
             option.attrib.pop("selected", None)
         match[0].set("selected", "")
+        self._edited[element.key] = ("selected", _text(match[0]))
         self._focused = element.key
         self._page = None
 

@@ -67,7 +67,7 @@ def build_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     def command(name: str, func: Callable[[argparse.Namespace], int], help_text: str) -> argparse.ArgumentParser:
         sub = commands.add_parser(name, parents=[common], help=help_text, description=help_text)
         sub.add_argument("sites", nargs="*", metavar="SITE", help=f"sites (default: all): {SITE_CHOICES}")
-        sub.set_defaults(func=func)
+        sub.set_defaults(func=func, handler=func)  # the console script dispatches on `handler`
         return sub
 
     up = command("up", _cmd_up, "start the sites and wait until they answer")
@@ -100,7 +100,7 @@ def build_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
 
 
 def add_sites_commands(subparsers: Any) -> argparse.ArgumentParser:
-    """Add ``sites`` to a console script's subparsers; dispatch with ``args.func(args)``."""
+    """Add ``sites`` to a console script's subparsers; dispatch with ``args.handler(args)`` (or ``args.func``)."""
     sites = subparsers.add_parser("sites", help="run the real WebArena sites in docker", description=DESCRIPTION)
     return build_parser(sites)
 

@@ -14,19 +14,32 @@ from ....sites.map import facts
 from ...families import PristineData, TaskFamily
 from ...oracle import OracleContext, OracleError
 from ..shopping.common import open_product
-from .common import answer, family, money, open_project, product_price, read, rng_for, rows, switch_to, visit
-from .to_gitlab import team_products
+from .common import (
+    answer,
+    family,
+    money,
+    open_project,
+    product_price,
+    read,
+    rng_for,
+    rows,
+    switch_to,
+    team_products,
+    visit,
+)
 
 # -- a team order: a store price times a project's member count -----------------------------
 
 
 def _team_cost(pristine: PristineData):
     projects = rows(pristine("gitlab"),
-                    "SELECT p.namespace, p.path, COUNT(*) AS members FROM projects p JOIN members m ON m.project_id = p.id"
+                    "SELECT p.namespace, p.path, COUNT(*) AS members FROM projects p"
+                    " JOIN members m ON m.project_id = p.id"
                     " WHERE p.visibility = 'public' GROUP BY p.id HAVING COUNT(*) >= 2 ORDER BY p.id")
     products = team_products(pristine("shopping"))
     rng = rng_for("team_cost")
-    for project, product in zip(rng.sample(projects, min(len(projects), 16)), rng.sample(products, len(products)), strict=False):
+    picked_projects = rng.sample(projects, min(len(projects), 16))
+    for project, product in zip(picked_projects, rng.sample(products, len(products)), strict=False):
         total = product["price"] * project["members"]
         yield ({"product": product["name"], "repo": f"{project['namespace']}/{project['path']}"},
                answer(must_include=[money(total)]))
@@ -62,7 +75,9 @@ def _missing_forum(pristine: PristineData):
     finally:
         conn.close()
     for forum, place in zip(forums, places, strict=True):
-        yield {"place": place["name"], "subreddit": forum}, answer(exact_match="N/A")
+        evaluation = answer(exact_match="N/A")
+        evaluation["string_note"] = "the subreddit does not exist"
+        yield {"place": place["name"], "subreddit": forum}, evaluation
 
 
 def _solve_missing_forum(ctx: OracleContext) -> Iterator[str]:

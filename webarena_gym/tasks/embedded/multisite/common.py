@@ -12,16 +12,13 @@ import random
 import re
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ....sites.spec import get_site
 from ...families import PristineData, TaskFamily
-from ...oracle import OracleError
+from ...oracle import OracleContext, OracleError
 from ..reddit.common import USER as FORUM_USER
 from ..reddit.common import open_forum
-
-if TYPE_CHECKING:
-    from ...oracle import OracleContext
 
 HOMEPAGE = "__HOMEPAGE__/"
 GITLAB = "__GITLAB__"
@@ -47,6 +44,11 @@ Instances = Callable[[PristineData], Iterable[tuple[dict[str, Any], dict[str, An
 
 
 def fill(template: str, values: dict[str, Any]) -> str:
+    """The intent: ``{{key}}`` placeholders replaced by the instantiation's values.
+
+    >>> fill("Promote {{repo}} to {{subreddit}}", {"repo": "auth0/angular-storage", "subreddit": "technology"})
+    'Promote auth0/angular-storage to technology'
+    """
     for key, value in values.items():
         template = template.replace("{{" + key + "}}", str(value))
     return template
@@ -99,7 +101,11 @@ def forum_post(forum: str, title: str, body_includes: list[str]) -> dict[str, An
 
 
 def money(cents: int) -> str:
-    """A price as must_include wants it: ``27.49``, or ``1,234.56 |OR| 1234.56`` from a thousand on."""
+    """A price in cents as must_include wants it (the store shows thousands with a comma).
+
+    >>> money(2749), money(123456)
+    ('27.49', '1,234.56 |OR| 1234.56')
+    """
     plain, grouped = f"{cents / 100:.2f}", f"{cents / 100:,.2f}"
     return plain if plain == grouped else f"{grouped} |OR| {plain}"
 
@@ -114,6 +120,19 @@ def rows(conn: sqlite3.Connection, sql: str, *args: Any) -> list[sqlite3.Row]:
     cursor = conn.cursor()
     cursor.row_factory = sqlite3.Row
     return cursor.execute(sql, args).fetchall()
+
+
+#: Store categories a software team buys from.
+TEAM_CATEGORIES = ("Headphones", "Computers & Accessories", "Office Electronics", "Chargers & Power Adapters",
+                   "Office & School Supplies", "Camera & Photo")
+
+
+def team_products(conn: sqlite3.Connection) -> list[sqlite3.Row]:
+    """Uniquely named products of the team categories, in catalog order."""
+    marks = ",".join("?" * len(TEAM_CATEGORIES))
+    return rows(conn, "SELECT p.name, p.price FROM products p JOIN categories c ON c.id = p.category_id"
+                      f" WHERE c.name IN ({marks}) AND (SELECT COUNT(*) FROM products o WHERE o.name = p.name) = 1"
+                      " ORDER BY p.id", *TEAM_CATEGORIES)
 
 
 # -- oracle steps: between sites -----------------------------------------------------------

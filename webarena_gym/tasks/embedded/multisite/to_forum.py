@@ -49,8 +49,8 @@ def _promotion_forum(description: str, index: int) -> str:
 
 def _promote_project(pristine: PristineData):
     projects = rows(pristine("gitlab"),
-                    "SELECT namespace, path, description FROM projects WHERE visibility = 'public' AND description != ''"
-                    " ORDER BY id")
+                    "SELECT namespace, path, description FROM projects"
+                    " WHERE visibility = 'public' AND description != '' ORDER BY id")
     for index, project in enumerate(projects):
         repo = f"{project['namespace']}/{project['path']}"
         forum = _promotion_forum(project["description"], index)
@@ -87,13 +87,16 @@ CATEGORY_FORUMS = {
     "Xbox One": "gaming", "Camera & Photo": "photography", "Computers & Accessories": "technology",
     "Office Electronics": "gadgets", "Chargers & Power Adapters": "gadgets", "Cases & Holsters": "gadgets",
     "Exercise & Fitness": "Fitness", "Snacks & Sweets": "food", "Beverages": "food", "Breakfast Foods": "food",
+    "Kitchen & Dining": "food", "Household Supplies": "DIY", "Storage & Organization": "DIY", "Home Decor": "DIY",
+    "Outdoor Recreation": "travel",
 }
 STARS = {1: "1 star", 2: "2 stars"}
 
 
 def _review_titles(pristine: PristineData):
     conn = pristine("shopping")
-    products = rows(conn, "SELECT p.id, p.name, c.name AS category FROM products p JOIN categories c ON c.id = p.category_id"
+    products = rows(conn, "SELECT p.id, p.name, c.name AS category FROM products p"
+                          " JOIN categories c ON c.id = p.category_id"
                           " WHERE (SELECT COUNT(*) FROM products o WHERE o.name = p.name) = 1 ORDER BY p.id")
     for product in products:
         forum = CATEGORY_FORUMS.get(product["category"])
@@ -107,7 +110,6 @@ def _review_titles(pristine: PristineData):
                 title = f"real user feedback on {product['name']}"
                 yield ({"product": product["name"], "rating": stars, "subreddit": forum},
                        forum_post(forum, title, titles))
-                break
 
 
 def _solve_review_titles(ctx: OracleContext) -> Iterator[str]:
@@ -154,12 +156,14 @@ def _solve_zip_code(ctx: OracleContext) -> Iterator[str]:
     yield ctx.click(values["place"], tag="a", exact=True)
     zip_code = read(ctx, r"Zip code (\d{5})").group(1)
     yield from switch_to(ctx, "reddit")
-    yield from submit_post(ctx, values["subreddit"], values["title"], f"The zip code of {values['place']} is {zip_code}.")
+    body = f"The zip code of {values['place']} is {zip_code}."
+    yield from submit_post(ctx, values["subreddit"], values["title"], body)
     yield ctx.exit("Done")
 
 
-#: Verb of the intent -> (routing engine, option text of the directions form).
-MODES = {verb: (engine, text) for verb, (engine, text, _column) in zip(("bike", "drive", "walk"), ENGINES, strict=True)}
+#: Verb of the intent -> (routing engine, option text of the directions form); engines end in _car, _foot, _bike.
+_VERB_OF_ENGINE = {"car": "drive", "foot": "walk", "bike": "bike"}
+MODES = {_VERB_OF_ENGINE[engine.rsplit("_", 1)[1]]: (engine, text) for engine, text, _column in ENGINES}
 
 
 def _travel_time(pristine: PristineData):
@@ -200,7 +204,8 @@ FAMILIES: list[TaskFamily] = [
            ' {{subreddit}} subreddit under the title "real user feedback on {{product}}"',
            "content", _review_titles, _solve_review_titles),
     family("zip_code_post", ("map", "reddit"),
-           'Find the zip code of {{place}} on the map and post it in the {{subreddit}} subreddit under the title "{{title}}"',
+           "Find the zip code of {{place}} on the map and post it in the {{subreddit}} subreddit"
+           ' under the title "{{title}}"',
            "content", _zip_code, _solve_zip_code),
     family("travel_time_post", ("map", "reddit"),
            "Check on the map how long it takes to {{mode}} from {{start}} to {{end}}, and post the answer in the"

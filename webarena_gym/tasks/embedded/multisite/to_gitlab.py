@@ -28,6 +28,7 @@ from .common import (
     rng_for,
     rows,
     switch_to,
+    team_products,
     visit,
 )
 
@@ -36,31 +37,20 @@ ISSUE_DESCRIPTION = "document.querySelector('.detail-page-description').outerTex
 
 
 def own_projects(conn: sqlite3.Connection) -> list[sqlite3.Row]:
-    """byteblaze's own projects with the URL their next issue will get."""
+    """byteblaze's own projects, with the number (iid) their next issue will get."""
     return rows(conn, "SELECT p.namespace, p.path, (SELECT COALESCE(MAX(iid), 0) + 1 FROM issues i"
                       " WHERE i.project_id = p.id) AS next_iid FROM projects p WHERE p.namespace = ? ORDER BY p.id",
                 GITLAB_USER)
 
 
 def issue_check(project: sqlite3.Row, title: str, description_includes: list[str]) -> dict:
+    """The check of a "file an issue" task: the project's next issue has the title and quotes the fact."""
     url = f"{GITLAB}/{project['namespace']}/{project['path']}/-/issues/{project['next_iid']}"
     return program((url, ISSUE_TITLE, {"exact_match": title}),
                    (url, ISSUE_DESCRIPTION, {"must_include": description_includes}))
 
 
 # -- an issue that quotes a store price ----------------------------------------------------
-
-#: Store categories a software team buys from.
-TEAM_CATEGORIES = ("Headphones", "Computers & Accessories", "Office Electronics", "Chargers & Power Adapters",
-                   "Office & School Supplies", "Camera & Photo")
-
-
-def team_products(conn: sqlite3.Connection) -> list[sqlite3.Row]:
-    """Uniquely named products of the team categories, in catalog order."""
-    marks = ",".join("?" * len(TEAM_CATEGORIES))
-    return rows(conn, "SELECT p.name, p.price FROM products p JOIN categories c ON c.id = p.category_id"
-                      f" WHERE c.name IN ({marks}) AND (SELECT COUNT(*) FROM products o WHERE o.name = p.name) = 1"
-                      " ORDER BY p.id", *TEAM_CATEGORIES)
 
 
 def _price_issue(pristine: PristineData):
