@@ -121,6 +121,12 @@ def _resolve_machine_defaults(config: Any) -> None:
     # TRL turns bf16 on by default, which fails (or crawls) on CPU: decide from the machine.
     if config.bf16 is None:
         config.bf16 = cuda_bf16_available()
+    # Checkpointing saves GPU memory on long pages; on CPU it only costs time.
+    if config.activation_checkpointing is None:
+        if config.gradient_checkpointing is None:
+            config.gradient_checkpointing = cuda_bf16_available()
+        # Set the new name ourselves so transformers does not warn about the deprecated one.
+        config.activation_checkpointing = config.gradient_checkpointing
     if config.report_to is None:
         config.report_to = default_report_to()
 
@@ -148,6 +154,9 @@ class BCConfig(AgentArguments, LoraArguments, SFTConfig):
     )
     completion_only_loss: bool | None = field(default=True, metadata={"help": "Loss on the action tokens only."})
     bf16: bool | None = field(default=None, metadata={"help": "Default: True where CUDA supports bf16, else False."})
+    gradient_checkpointing: bool | None = field(
+        default=None, metadata={"help": "Default: True on CUDA (saves memory on long pages), False on CPU."}
+    )
     report_to: None | str | list[str] = field(
         default=None, metadata={"help": "Default: 'tensorboard' when installed, else 'none'."}
     )
@@ -195,6 +204,9 @@ class MultiTurnGRPOConfig(AgentArguments, LoraArguments, GRPOConfig):
     beta: float = field(default=0.001, metadata={"help": "KL coefficient to the reference model."})
     max_completion_length: int | None = field(default=128, metadata={"help": "Tokens per turn."})
     bf16: bool | None = field(default=None, metadata={"help": "Default: True where CUDA supports bf16, else False."})
+    gradient_checkpointing: bool | None = field(
+        default=None, metadata={"help": "Default: True on CUDA (saves memory on long pages), False on CPU."}
+    )
     report_to: None | str | list[str] = field(
         default=None, metadata={"help": "Default: 'tensorboard' when installed, else 'none'."}
     )

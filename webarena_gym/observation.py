@@ -34,6 +34,15 @@ HIDDEN_ATTRIBUTE = "data-wa-hidden"
 
 #: Run in the browser before serializing the DOM: live form state becomes attributes
 #: (so the text matches the direct backend's), and each element gets its index.
+#: Attributes where :data:`ANNOTATE_DOM_JS` records live form state (typed values,
+#: checked boxes, selected options). The real ``value``/``checked``/``selected``
+#: attributes are left alone: they are the controls' defaults, which browsers compare
+#: against when they restore typed values on Back.
+LIVE_VALUE, LIVE_CHECKED, LIVE_SELECTED = "data-wa-value", "data-wa-checked", "data-wa-selected"
+
+#: Run in the browser before serializing the DOM: live form state and computed
+#: visibility become data attributes (so the text matches the direct backend's), and
+#: each element gets its index.
 ANNOTATE_DOM_JS = """() => {
   let i = 0;
   for (const el of document.querySelectorAll('*')) {
@@ -43,15 +52,12 @@ ANNOTATE_DOM_JS = """() => {
     else el.removeAttribute('data-wa-hidden');
     const tag = el.tagName;
     if (tag === 'INPUT') {
-      if (el.type === 'checkbox' || el.type === 'radio') {
-        if (el.checked) el.setAttribute('checked', ''); else el.removeAttribute('checked');
-      } else if (el.type !== 'file' && el.type !== 'password') {
-        if (el.value) el.setAttribute('value', el.value); else el.removeAttribute('value');
-      }
+      if (el.type === 'checkbox' || el.type === 'radio') el.setAttribute('data-wa-checked', el.checked ? '1' : '0');
+      else if (el.type !== 'file') el.setAttribute('data-wa-value', el.value);
     } else if (tag === 'TEXTAREA') {
-      if (el.textContent !== el.value) el.textContent = el.value;
+      el.setAttribute('data-wa-value', el.value);
     } else if (tag === 'OPTION') {
-      if (el.selected) el.setAttribute('selected', ''); else el.removeAttribute('selected');
+      el.setAttribute('data-wa-selected', el.selected ? '1' : '0');
     }
   }
 }"""
@@ -75,7 +81,8 @@ BREAKING_TAGS = frozenset(
 #: built from divs stays on its row).
 LINE_CONTAINERS = frozenset("td th p h1 h2 h3 h4 h5 h6 dt dd label caption legend".split())
 CLICK_ROLES = frozenset("button link checkbox radio tab menuitem option switch combobox textbox searchbox treeitem".split())
-SHOWN_ATTRIBUTES = ("type", "placeholder", "value", "title", "aria-label", "role", "checked", "selected", "disabled")
+#: The attributes an observation shows: ``type`` (inputs), these, and the flags below.
+TEXT_ATTRIBUTES = ("placeholder", "value", "title", "aria-label", "role")
 BOOLEAN_ATTRIBUTES = frozenset({"checked", "selected", "disabled"})
 TEXT_INPUT_TYPES = frozenset("text search email url tel password number date datetime-local month week time".split())
 BUTTON_INPUT_TYPES = frozenset({"submit", "button", "reset", "image"})
@@ -253,8 +260,8 @@ class _Simplifier:
         if tag == "select":
             option_els = [o for o in el.iter("option") if not _is_hidden(o)]
             options = tuple(_clean(o.text_content()) for o in option_els)
-            chosen = {id(o) for o in option_els if o.get("selected") is not None}
-            if not chosen and el.get("multiple") is None:
+            chosen = {id(o) for o in option_els if _is_selected(o)}
+            if not chosen and el.get("multiple") is None and not any(o.get(LIVE_SELECTED) for o in option_els):
                 # a browser selects the first enabled option when none is marked
                 first = next((o for o in option_els if o.get("disabled") is None), None)
                 chosen = {id(first)} if first is not None else set()
@@ -263,7 +270,7 @@ class _Simplifier:
                 f"<option{' selected' if id(o) in chosen else ''}>{_clean(o.text_content())}</option>" for o in option_els
             )
         elif tag == "textarea":
-            text = _clean(el.text_content())
+            text = _clean(el.get(LIVE_VALUE) if el.get(LIVE_VALUE) is not None else el.text_content())
             inner = text
         elif tag == "input":
             text = attributes.get("value", "") if attributes.get("type") not in ("checkbox", "radio") else ""
@@ -293,27 +300,24 @@ class _Simplifier:
             self.parts.append(f'<{tag} id="{element_id}"{shown}>{inner}</{tag}>')
 
     def _shown_attributes(self, el: lxml.html.HtmlElement) -> dict[str, str]:
+        """The whitelisted attributes, in a fixed order, with form controls' live state."""
+        tag = el.tag
         shown: dict[str, str] = {}
-        for name in SHOWN_ATTRIBUTES:
-            value = el.get(name)
-            if name == "type" and el.tag == "input":
-                value = (value or "text").lower()
-            if value is None:
+        if tag == "input":
+            shown["type"] = (el.get("type") or "text").lower()
+        for name in TEXT_ATTRIBUTES:
+            if name == "value":
+                value = _input_value(el) if tag == "input" and shown["type"] not in ("checkbox", "radio") else None
+            elif name == "role" and tag in ("a", "button", "input", "select", "textarea"):
                 continue
-            if name == "role" and el.tag in ("a", "button", "input", "select", "textarea"):
-                continue
-            if name == "type" and el.tag != "input":
-                continue
-            if name == "value" and el.tag != "input":
-                continue
-            if name in ("checked", "selected", "disabled"):
-                shown[name] = ""
-                continue
-            value = _clean(value)
-            if value or name == "value":
-                if name == "value" and not value:
-                    continue
-                shown[name] = value
+            else:
+                value = el.get(name)
+            if value is not None and _clean(value):
+                shown[name] = _clean(value)
+        if tag == "input" and shown["type"] in ("checkbox", "radio") and _is_checked(el):
+            shown["checked"] = ""
+        if el.get("disabled") is not None:
+            shown["disabled"] = ""
         return shown
 
     def _visible_text(self, el: lxml.html.HtmlElement) -> str:
@@ -343,6 +347,21 @@ class _Simplifier:
             if ancestor.tag in ("form", "body"):
                 break
         return ""
+
+
+def _input_value(el: lxml.html.HtmlElement) -> str | None:
+    live = el.get(LIVE_VALUE)
+    return live if live is not None else el.get("value")
+
+
+def _is_checked(el: lxml.html.HtmlElement) -> bool:
+    live = el.get(LIVE_CHECKED)
+    return live == "1" if live is not None else el.get("checked") is not None
+
+
+def _is_selected(option: lxml.html.HtmlElement) -> bool:
+    live = option.get(LIVE_SELECTED)
+    return live == "1" if live is not None else option.get("selected") is not None
 
 
 def _is_hidden(el: lxml.html.HtmlElement) -> bool:

@@ -6,7 +6,7 @@ import json
 
 import pytest
 import torch
-from conftest import grpo_config
+from .place_family import grpo_config
 
 from trainers.grpo import MultiTurnGRPOTrainer
 from trainers.layouts import trajectory_rows

@@ -1,0 +1,75 @@
+"""A tiny task family on the embedded map site, its expert demonstrations, and run settings
+shared by the trainer tests.
+
+The family ("Open the map page of <place>.") is built from what the map's home page
+shows, so it follows the site's seed data: one task per featured place, solved in two
+turns (click the place, then exit). Rewards come from the real evaluator (url_match).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from webarena_gym.demos import Demonstration
+from webarena_gym.env import WebArenaEnv
+from webarena_gym.prompts import Turn
+
+#: Small budgets keep contexts near 1,000 tokens so CPU steps take seconds.
+MAX_CHARS = 2000
+MAX_TURNS = 2
+
+
+def _probe_task() -> dict:
+    return {"task_id": 0, "sites": ["map"], "require_login": False, "start_url": "__MAP__/", "intent": "Look around.",
+            "eval": {"eval_types": ["string_match"], "reference_answers": {"exact_match": "-"}}}
+
+
+def build_place_family() -> tuple[list[dict], list[Demonstration]]:
+    """Tasks "Open the map page of <place>." for the home page's featured places, with expert demos."""
+    env = WebArenaEnv(suite="embedded", tasks=[_probe_task()], max_chars=MAX_CHARS, max_steps=MAX_TURNS)
+    try:
+        home, info = env.reset(options={"task_id": 0})
+        featured = re.findall(r'<li><a id="(\d+)">([^<]+)</a> \w', home)
+        assert len(featured) >= 4, f"the map home page should list featured places:\n{home}"
+        tasks, demos = [], []
+        for task_id, (element, name) in enumerate(featured, start=1):
+            env.reset(options={"task_id": 0})
+            click = f'do(action="Click", element="{element}")'
+            page, _r, _t, _tr, after = env.step(click)
+            reference = after["url"].replace(env.backend.sites.urls["map"], "__MAP__")
+            intent = f"Open the map page of {name}."
+            tasks.append({"task_id": task_id, "sites": ["map"], "require_login": False, "start_url": "__MAP__/",
+                          "intent": intent, "eval": {"eval_types": ["url_match"], "reference_url": reference,
+                                                     "url_note": "EXACT"}})
+            turns = [Turn(home, click, info["url"], f'I click "{name}".'),
+                     Turn(page, 'exit(message="")', after["url"], "The task is done.")]
+            demos.append(Demonstration(task_id, intent, turns, 1.0, sites=["map"]))
+        return tasks, demos
+    finally:
+        env.close()
+
+
+def bc_config(output_dir: Path, **overrides):
+    from trainers.config import BCConfig
+
+    settings = dict(
+        output_dir=str(output_dir), max_turns=MAX_TURNS, max_observation_chars=MAX_CHARS, learning_rate=3e-3,
+        lr_scheduler_type="constant", per_device_train_batch_size=8, gradient_checkpointing=False,
+        save_strategy="no", disable_tqdm=True, seed=0, report_to="none",
+    )
+    settings.update(overrides)
+    return BCConfig(**settings)
+
+
+def grpo_config(output_dir: Path, **overrides):
+    from trainers.config import MultiTurnGRPOConfig
+
+    settings = dict(
+        output_dir=str(output_dir), max_turns=MAX_TURNS, max_observation_chars=MAX_CHARS, num_generations=4,
+        per_device_train_batch_size=8, max_steps=1, learning_rate=1e-3, max_completion_length=24,
+        gradient_checkpointing=False, save_strategy="no", disable_tqdm=True, seed=0, report_to="none",
+        rollout_workers=2,
+    )
+    settings.update(overrides)
+    return MultiTurnGRPOConfig(**settings)

@@ -1,0 +1,73 @@
+"""Behaviour cloning: the rows are the agent's real contexts, and the loss falls on demonstrations."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from .place_family import MAX_CHARS, MAX_TURNS, bc_config
+
+from trainers.chat import demonstration_rows, fit_observation, format_action
+from webarena_gym.env import WebArenaEnv
+from webarena_gym.observation import window_text
+from webarena_gym.wrappers import CompressedHistory
+
+pytestmark = pytest.mark.train
+
+
+@pytest.mark.parametrize("thinking", [False, True])
+def test_bc_rows_are_exactly_what_the_agent_sees_and_writes(place_family, tmp_path, thinking):
+    tasks, demos = place_family
+    rows = demonstration_rows(demos, bc_config(tmp_path, thinking=thinking))
+    assert len(rows) == sum(len(d.turns) for d in demos)
+    env = CompressedHistory(WebArenaEnv(suite="embedded", tasks=tasks, max_steps=MAX_TURNS, max_chars=MAX_CHARS),
+                            thinking=thinking)
+    try:
+        row = iter(rows)
+        for demo in demos:
+            _prompt, info = env.reset(options={"task_id": demo.task_id})
+            for turn in demo.turns:
+                expected = next(row)
+                assert expected["prompt"] == info["messages"]
+                written = expected["completion"][0]["content"]
+                assert written == format_action(turn.action, turn.thought, thinking=thinking)
+                _prompt, reward, terminated, _truncated, info = env.step(written)
+                assert not info["last_action_error"]
+            assert terminated and reward == 1.0  # the env accepts the written format and the task is solved
+    finally:
+        env.close()
+    if thinking:
+        assert rows[0]["completion"][0]["content"].startswith("<think>I click ")
+        assert "<answer>" in rows[0]["prompt"][0]["content"]  # the system prompt asks for the format
+
+
+def test_bc_loss_falls_on_demonstrations(bc_model_dir):
+    records = [json.loads(line) for line in (bc_model_dir / "metrics.jsonl").read_text().splitlines()]
+    losses = [r["loss"] for r in records if "loss" in r]
+    assert len(losses) >= 4
+    assert losses[-1] < 0.6 * losses[0], losses
+    assert (bc_model_dir / "training_dynamics.png").exists()
+    assert (bc_model_dir / "config.json").exists() and (bc_model_dir / "tokenizer_config.json").exists()
+
+
+def test_a_smaller_observation_budget_recuts_recorded_pages_like_the_env():
+    page = "\n".join(f"<p>line {i}</p>" for i in range(200))
+    recorded = window_text(page, 0, 1600)
+    assert fit_observation(recorded, 5000) == recorded
+    recut = fit_observation(recorded, 700)
+    assert recut.splitlines()[:-1] == window_text(page, 0, 700).splitlines()[:-1]
+    assert recut.endswith("use Scroll Down ...]") and len(recut) < 800
+
+
+def test_bc_config_rejects_settings_that_would_train_on_pages(tmp_path):
+    with pytest.raises(ValueError, match="completion_only_loss"):
+        bc_config(tmp_path, completion_only_loss=False)
+    with pytest.raises(ValueError, match="max_turns"):
+        bc_config(tmp_path, max_turns=0)
+
+
+def test_bc_without_demonstrations_says_how_to_record_them(tiny_model_dir, tmp_path):
+    from trainers.bc import train_bc
+
+    with pytest.raises(ValueError, match="webarena-gym demos"):
+        train_bc(bc_config(tmp_path), str(tiny_model_dir))
