@@ -9,8 +9,8 @@ Run: ``.venv/bin/python benchmarks/world_reset.py``
 
 from __future__ import annotations
 
-import statistics
 import sqlite3
+import statistics
 import sys
 import time
 from pathlib import Path

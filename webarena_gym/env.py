@@ -171,7 +171,7 @@ class WebArenaEnv(gym.Env[str, str]):
         if self.world is not None:
             self.world.reset()
         login = _logins(task) if task.require_login else {}
-        self.backend.start(task.start_url, allowed_sites=tuple(task.sites), login=login)
+        self.backend.start(task.start_url, allowed_sites=tuple(task.sites), login=login, storage_state=task.storage_state)
         self._steps, self._scroll, self._done = 0, 0, False
         self._page = self.backend.observe()
         observation = self._render_observation(None)

@@ -39,12 +39,11 @@ def envs():
 @pytest.mark.parametrize("task_id", one_task_per_family())
 def test_oracle_trajectory_is_identical_on_both_backends(envs, task_id):
     direct, browser = envs
-    task = direct.tasks_by_id[task_id]
     solve = family_of(task_id, "test").solve
     on_direct = play(direct, task_id, solve, direct.tasks_by_id[task_id].to_dict())
     on_browser = play(browser, task_id, solve, browser.tasks_by_id[task_id].to_dict())
     assert [placeholders(a, direct) for a in on_direct.actions] == [placeholders(a, browser) for a in on_browser.actions]
     # pages may print their own address (clone URLs); only the sites' base URLs may differ
-    for step, (a, b) in enumerate(zip(on_direct.observations, on_browser.observations)):
+    for step, (a, b) in enumerate(zip(on_direct.observations, on_browser.observations, strict=True)):
         assert placeholders(a, direct) == placeholders(b, browser), f"observation {step} differs for task {task_id}"
     assert on_direct.reward == on_browser.reward == 1.0

@@ -6,12 +6,13 @@ import json
 import logging
 
 import pytest
-from .site_pages import FORUM_POST, LOCATOR_CASES
 
 from webarena_gym.evaluators.dom_text import inner_text
 from webarena_gym.evaluators.locator_syntax import close_selector, parse_locator
 from webarena_gym.evaluators.locators import evaluate_locator_on_html, parse_html
 from webarena_gym.tasks.official import official_data_path
+
+from .site_pages import FORUM_POST, LOCATOR_CASES
 
 # Pages whose innerText exercises the rendering rules (blocks, inline whitespace, tables...).
 RENDERING_CASES = [

@@ -12,10 +12,11 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from .site_pages import GITLAB_MEMBERS, STORE_ORDER
 
 from webarena_gym.errors import SiteUnavailableError, TaskDataError
 from webarena_gym.evaluators import StaticPage, call_function, evaluate, registered_functions
+
+from .site_pages import GITLAB_MEMBERS, STORE_ORDER
 
 OFFICIAL_HELPERS = {
     "shopping_get_latest_order_url",

@@ -5,10 +5,11 @@ from __future__ import annotations
 import re
 
 import pytest
-from .site_pages import FORUM_POST, GITLAB_MEMBERS, STORE_ADMIN_PRODUCT
 
 from webarena_gym.errors import ConfigurationError, TaskDataError
 from webarena_gym.evaluators import StaticPage, evaluate
+
+from .site_pages import FORUM_POST, GITLAB_MEMBERS, STORE_ADMIN_PRODUCT
 
 REDDIT = "http://127.0.0.1:9999"
 GITLAB = "http://127.0.0.1:8023"

@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 
 import pytest
-from .place_family import MAX_CHARS, MAX_TURNS, bc_config
 
 from trainers.chat import demonstration_rows, fit_observation, format_action
 from webarena_gym.env import WebArenaEnv
 from webarena_gym.observation import window_text
 from webarena_gym.wrappers import CompressedHistory
+
+from .place_family import MAX_CHARS, MAX_TURNS, bc_config
 
 pytestmark = pytest.mark.train
 

@@ -6,13 +6,14 @@ import json
 
 import pytest
 import torch
-from .place_family import grpo_config
 
 from trainers.grpo import MultiTurnGRPOTrainer
 from trainers.layouts import trajectory_rows
 from trainers.objective import collate_rows
-from trainers.rollout import EnvGroup, collect_rollouts
 from trainers.policy import Sampler
+from trainers.rollout import EnvGroup, collect_rollouts
+
+from .place_family import grpo_config
 
 pytestmark = [pytest.mark.train, pytest.mark.slow]
 

@@ -76,8 +76,10 @@ class Backend(Protocol):
     def url(self) -> str:
         """The current page's URL."""
 
-    def start(self, start_url: str, *, allowed_sites: tuple[str, ...], login: dict[str, str]) -> None:
-        """Begin an episode: a fresh session (no cookies), logged in as ``login[site]``, at ``start_url``."""
+    def start(self, start_url: str, *, allowed_sites: tuple[str, ...], login: dict[str, str],
+              storage_state: str | None = None) -> None:
+        """Begin an episode: a fresh session, logged in as ``login[site]`` (or from the task's
+        saved ``storage_state`` on the real sites), at ``start_url``."""
 
     def observe(self) -> PageObservation:
         """The current page, simplified."""

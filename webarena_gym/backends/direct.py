@@ -63,7 +63,8 @@ class DirectBackend:
     def url(self) -> str:
         return self._url
 
-    def start(self, start_url: str, *, allowed_sites: tuple[str, ...], login: dict[str, str]) -> None:
+    def start(self, start_url: str, *, allowed_sites: tuple[str, ...], login: dict[str, str],
+              storage_state: str | None = None) -> None:
         self._sites = self._sites.for_task(allowed_sites)
         self._cookies = {}
         for site, user in login.items():

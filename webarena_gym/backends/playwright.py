@@ -18,6 +18,7 @@ import atexit
 import concurrent.futures
 import json
 import logging
+import os
 import threading
 from pathlib import Path
 from typing import Any
@@ -134,16 +135,16 @@ class PlaywrightBackend:
         world: The env's world when running the embedded sites (None for the real sites).
         site_urls: Base URL per real site (default: the ``WA_*`` variables).
         storage_state_dir: Where the real sites' login states are (``<site>_state.json``,
-            written by ``webarena-gym sites login``); default ``./.auth``.
+            written by ``webarena-gym sites login``); default ``$WA_AUTH_DIR`` or ``./.auth``.
         step_timeout: Seconds one backend call may take before the page counts as hung.
     """
 
     name = "playwright"
 
     def __init__(self, world: World | None = None, site_urls: dict[str, str] | None = None,
-                 storage_state_dir: str | Path = ".auth", step_timeout: float = 60.0):
+                 storage_state_dir: str | Path | None = None, step_timeout: float = 60.0):
         self.world = world
-        self.storage_state_dir = Path(storage_state_dir)
+        self.storage_state_dir = Path(storage_state_dir or os.environ.get("WA_AUTH_DIR") or ".auth")
         self.step_timeout = step_timeout
         if world is not None:
             server = embedded_server()
@@ -173,11 +174,12 @@ class PlaywrightBackend:
         except concurrent.futures.TimeoutError:
             raise InvalidActionError(f"The page did not respond within {self.step_timeout:.0f} s.") from None
 
-    def start(self, start_url: str, *, allowed_sites: tuple[str, ...], login: dict[str, str]) -> None:
+    def start(self, start_url: str, *, allowed_sites: tuple[str, ...], login: dict[str, str],
+              storage_state: str | None = None) -> None:
         self._sites = self._sites.for_task(allowed_sites)
         if not self._browser.connected():
             self._browser = BrowserLoop.get()
-        state = self._storage_state(allowed_sites, login)
+        state = self._storage_state(allowed_sites, login, storage_state)
         try:
             self._run(self._start(start_url, state))
         except InvalidActionError as exc:
@@ -202,7 +204,14 @@ class PlaywrightBackend:
                 "variables and `webarena-gym sites status`."
             ) from exc
 
-    def _storage_state(self, sites: tuple[str, ...], login: dict[str, str]) -> dict[str, Any]:
+    def _storage_state(self, sites: tuple[str, ...], login: dict[str, str], task_state: str | None) -> dict[str, Any]:
+        """Cookies for the new context: the world and logins (embedded), or saved login states (real sites).
+
+        For the real sites the task's own ``storage_state`` file (WebArena names one per
+        site combination, e.g. ``gitlab.reddit_state.json``) is used when it exists in
+        the state folder: merging per-site files would clash where two sites use the
+        same cookie name on one host.
+        """
         cookies: list[dict[str, Any]] = []
         origins: list[dict[str, Any]] = []
         if self.world is not None:
@@ -212,6 +221,8 @@ class PlaywrightBackend:
             cookies.append(_cookie(WORLD_COOKIE, self.world.token, host))
             for site, user in login.items():
                 cookies.append(_cookie(*login_cookie(site, user), host))
+        elif task_state and (self.storage_state_dir / Path(task_state).name).exists():
+            return json.loads((self.storage_state_dir / Path(task_state).name).read_text())
         else:
             for site in sites:
                 path = self.storage_state_dir / f"{site}_state.json"

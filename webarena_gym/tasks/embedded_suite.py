@@ -94,7 +94,12 @@ def embedded_tasks(split: str) -> tuple[Task, ...]:
 
 def family_of(task_id: int, split: str) -> TaskFamily:
     """The family that produced an embedded task (its oracle solves the task)."""
-    for task, (family, _item) in zip(embedded_tasks(split), _splits()[split]):
-        if task.task_id == task_id:
-            return family
-    raise KeyError(task_id)
+    family = _families_by_id(split).get(task_id)
+    if family is None:
+        raise KeyError(f"No embedded {split} task {task_id}")
+    return family
+
+
+@cache
+def _families_by_id(split: str) -> dict[int, TaskFamily]:
+    return {task.task_id: family for task, (family, _item) in zip(embedded_tasks(split), _splits()[split], strict=True)}
