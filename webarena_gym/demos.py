@@ -147,7 +147,7 @@ def record_oracle_demonstrations(
                 continue
             turns = [
                 Turn(observation, action, url, describe_step(action, page_text=observation))
-                for observation, action, url in zip(episode.observations, episode.actions, episode.urls, strict=True)
+                for observation, action, url in zip(episode.observations[:-1], episode.actions, episode.urls, strict=True)
             ]
             yield Demonstration(task.task_id, task.intent, turns, episode.reward, "embedded", split, list(task.sites))
     finally:
