@@ -137,6 +137,11 @@ def test_scrolling_moves_a_window_over_long_pages():
         assert back == first
         *_, info = e.step('do(action="Scroll Up")')
         assert "top of the page" in info["last_action_error"]
+        for _ in range(6):
+            last, *_, info = e.step('do(action="Scroll Down")')
+            if info["last_action_error"]:
+                break
+        assert "bottom of the page" in info["last_action_error"] and "more characters below" not in last
     finally:
         e.close()
 

@@ -22,7 +22,7 @@ from webarena_gym.demos import Demonstration, read_demonstrations
 from .chat import demonstration_rows, require_chat_template
 from .config import BCConfig
 from .metrics import MetricsRecorder
-from .policy import save_policy
+from .policy import load_tokenizer, save_policy
 
 logger = logging.getLogger(__name__)
 
@@ -70,6 +70,8 @@ def train_bc(
         callbacks: Extra ``TrainerCallback`` s (a :class:`~trainers.metrics.MetricsRecorder` is always added).
     """
     set_seed(args.seed)
+    if processing_class is None and isinstance(model, str):
+        processing_class = load_tokenizer(model)
     demos = list(demonstrations) if demonstrations is not None else load_demonstrations(args)
     dataset = bc_dataset(demos, args)
     logger.info("BC on %d turns from %d demonstrations", len(dataset), len(demos))

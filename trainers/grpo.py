@@ -38,7 +38,7 @@ from .config import MultiTurnGRPOConfig
 from .layouts import pad_row_count, trajectory_rows, turn_rows
 from .metrics import MetricsRecorder
 from .objective import collate_rows, group_advantages, row_advantages
-from .policy import save_policy
+from .policy import load_tokenizer, save_policy
 from .rollout import EnvGroup, Trajectory, collect_rollouts, make_env_group
 
 logger = logging.getLogger(__name__)
@@ -85,6 +85,8 @@ class MultiTurnGRPOTrainer(GRPOTrainer):
     ):
         if not isinstance(args, MultiTurnGRPOConfig):
             raise TypeError(f"args must be a MultiTurnGRPOConfig, got {type(args).__name__}.")
+        if processing_class is None and isinstance(model, str):
+            processing_class = load_tokenizer(model)
         self.envs = envs if envs is not None else make_env_group(args, workers=args.rollout_workers)
         self._batch_task_ids: list[int] = []
         super().__init__(

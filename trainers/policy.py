@@ -6,9 +6,14 @@ for evaluation and demos (training uses TRL's own generation path instead).
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import torch
+
+#: What ``tokenizer_config.json`` says for a tokenizer defined entirely by its ``tokenizer.json``.
+GENERIC_TOKENIZER_CLASSES = ("TokenizersBackend", "PreTrainedTokenizerFast")
 
 
 def pick_device() -> torch.device:
@@ -16,17 +21,35 @@ def pick_device() -> torch.device:
     return torch.device("cuda" if torch.cuda.is_available() else "cpu")
 
 
+def load_tokenizer(path: str) -> Any:
+    """The tokenizer of a model directory or hub id, exactly as it was saved.
+
+    ``AutoTokenizer`` rebuilds the pre-tokenizer of some model types from its own rules
+    (every ``qwen2`` model gets Qwen's word-splitting regex), which would silently change
+    how a tiny model's tokenizer (trained without word splitting) cuts text. A directory
+    whose ``tokenizer_config.json`` declares the generic backend is therefore loaded as
+    saved; everything else goes through ``AutoTokenizer``.
+    """
+    from transformers import AutoTokenizer, PreTrainedTokenizerFast
+
+    config = Path(path) / "tokenizer_config.json"
+    if config.is_file():
+        declared = json.loads(config.read_text(encoding="utf-8")).get("tokenizer_class")
+        if declared in GENERIC_TOKENIZER_CLASSES:
+            return PreTrainedTokenizerFast.from_pretrained(path)
+    return AutoTokenizer.from_pretrained(path)
+
+
 def load_policy(path: str, *, device: torch.device | None = None) -> tuple[Any, Any]:
     """A saved model and its tokenizer, in bf16 on CUDA (where supported), float32 on CPU."""
-    from transformers import AutoModelForCausalLM, AutoTokenizer
+    from transformers import AutoModelForCausalLM
 
     from .config import cuda_bf16_available
 
     device = device or pick_device()
     dtype = torch.bfloat16 if device.type == "cuda" and cuda_bf16_available() else torch.float32
     model = AutoModelForCausalLM.from_pretrained(path, dtype=dtype).to(device)
-    tokenizer = AutoTokenizer.from_pretrained(path)
-    return model, tokenizer
+    return model, load_tokenizer(path)
 
 
 class Sampler:

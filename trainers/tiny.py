@@ -41,6 +41,11 @@ class TinyModelSpec:
 
     Attributes:
         vocab_size: Target size of the BPE vocabulary (special tokens included).
+        max_token_length: Longest merge in characters.
+        split_words: Split text at spaces and punctuation before merging (GPT-2 style). Off by
+            default: merges may then span spaces, so the long, repetitive system prompt and
+            page markup become a few hundred tokens instead of a thousand, which is what
+            makes CPU training of a tiny model take minutes.
         hidden_size: Width of the residual stream.
         intermediate_size: Width of the MLP.
         num_hidden_layers: Transformer blocks.
@@ -51,6 +56,8 @@ class TinyModelSpec:
     """
 
     vocab_size: int = 3000
+    max_token_length: int = 16
+    split_words: bool = False
     hidden_size: int = 96
     intermediate_size: int = 256
     num_hidden_layers: int = 2
@@ -73,10 +80,12 @@ class TinyModelSpec:
             )
 
 
-def train_tokenizer(texts: Iterable[str], vocab_size: int = 3000):
+def train_tokenizer(texts: Iterable[str], vocab_size: int = 3000, *, max_token_length: int = 16,
+                    split_words: bool = False):
     """A byte-level BPE tokenizer trained on ``texts``, with ChatML special tokens and template.
 
     Byte-level means any unicode string round-trips, even characters never seen in training.
+    See :class:`TinyModelSpec` for ``max_token_length`` and ``split_words``.
 
     >>> tok = train_tokenizer(["do(action=\\"Click\\", element=\\"12\\")"] * 20, vocab_size=300)
     >>> tok.decode(tok("exit(message=\\"ünïcode\\")")["input_ids"])
@@ -86,12 +95,13 @@ def train_tokenizer(texts: Iterable[str], vocab_size: int = 3000):
     from transformers import PreTrainedTokenizerFast
 
     backend = Tokenizer(models.BPE())
-    backend.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    backend.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=split_words)
     backend.decoder = decoders.ByteLevel()
     trainer = trainers.BpeTrainer(
         vocab_size=vocab_size,
         special_tokens=list(SPECIAL_TOKENS),
         initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+        max_token_length=max_token_length,
         show_progress=False,
     )
     backend.train_from_iterator(texts, trainer=trainer)
@@ -104,8 +114,8 @@ def train_tokenizer(texts: Iterable[str], vocab_size: int = 3000):
         additional_special_tokens=["<|im_start|>"],
         chat_template=CHAT_TEMPLATE,
         clean_up_tokenization_spaces=False,
+        padding_side="left",  # generation pads on the left
     )
-    tokenizer.padding_side = "left"  # generation pads on the left
     return tokenizer
 
 
@@ -120,7 +130,9 @@ def build_tiny_model(output_dir: str | Path, *, texts: Iterable[str], spec: Tiny
 
     spec = spec or TinyModelSpec()
     output_dir = Path(output_dir)
-    tokenizer = train_tokenizer(texts, spec.vocab_size)
+    tokenizer = train_tokenizer(
+        texts, spec.vocab_size, max_token_length=spec.max_token_length, split_words=spec.split_words
+    )
     config = Qwen2Config(
         vocab_size=len(tokenizer),
         hidden_size=spec.hidden_size,

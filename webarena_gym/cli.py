@@ -53,6 +53,9 @@ def build_parser() -> argparse.ArgumentParser:
     listing.add_argument("--suite", default="embedded", choices=["embedded", "webarena-lite"])
     listing.add_argument("--split", default="test", choices=["test", "train"])
     listing.set_defaults(handler=_tasks_list)
+    stats = task_commands.add_parser("stats", help="task counts per site and evaluator")
+    stats.add_argument("--suite", default="embedded", choices=["embedded", "webarena-lite"])
+    stats.set_defaults(handler=_tasks_stats)
     show = task_commands.add_parser("show", help="one task as JSON")
     show.add_argument("task_id", type=int)
     show.add_argument("--suite", default="embedded", choices=["embedded", "webarena-lite"])
@@ -112,6 +115,23 @@ def _load(suite: str, split: str):
 def _tasks_list(args: argparse.Namespace) -> int:
     for task in _load(args.suite, args.split):
         print(f"{task.task_id}\t{','.join(task.sites)}\t{task.intent}")
+    return 0
+
+
+def _tasks_stats(args: argparse.Namespace) -> int:
+    from collections import Counter
+
+    columns = ["string_match", "url_match", "program_html", "N/A"]
+    print(f"{'split':<6}{'site':<16}{'tasks':>6}" + "".join(f"{c:>14}" for c in columns))
+    for split in ("test", "train"):
+        tasks = _load(args.suite, split)
+        groups: dict[str, list] = {}
+        for task in tasks:
+            groups.setdefault(task.sites[0] if len(task.sites) == 1 else "multisite", []).append(task)
+        for site, members in sorted(groups.items()) + [("all", tasks)]:
+            kinds = Counter(kind for t in members for kind in t.eval.eval_types)
+            kinds["N/A"] = sum(1 for t in members if t.eval.reference_answers and t.eval.reference_answers.unachievable)
+            print(f"{split:<6}{site:<16}{len(members):>6}" + "".join(f"{kinds[c]:>14}" for c in columns))
     return 0
 
 

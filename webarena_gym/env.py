@@ -261,16 +261,20 @@ class WebArenaEnv(gym.Env[str, str]):
             self._scroll = 0
 
     def _scroll_page(self, direction: int) -> None:
+        """Move the observation window by most of a screen, keeping lines whole."""
         text = self._page.text if self._page else ""
         step = max(self.max_chars - 500, self.max_chars // 2)
-        target = self._scroll + direction * step
-        if target < 0 or target >= len(text):
-            raise InvalidActionError("Already at the " + ("top" if direction < 0 else "bottom") + " of the page.")
         if direction > 0:
-            target = text.rfind("\n", 0, target) + 1 or target
+            if len(text) - self._scroll <= self.max_chars:
+                raise InvalidActionError("Already at the bottom of the page.")
+            target = self._scroll + step
+            line_start = text.rfind("\n", self._scroll + 1, target) + 1
+            self._scroll = line_start if line_start > self._scroll else target
         else:
-            target = 0 if target == 0 else text.rfind("\n", 0, target) + 1
-        self._scroll = target
+            if self._scroll == 0:
+                raise InvalidActionError("Already at the top of the page.")
+            target = max(0, self._scroll - step)
+            self._scroll = text.rfind("\n", 0, target) + 1 if target else 0
 
     def _render_observation(self, error: str | None) -> str:
         page = self._page or PageObservation(text="")

@@ -43,9 +43,9 @@ def tiny_model_dir(place_family, tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="session")
 def tiny_tokenizer(tiny_model_dir):
-    from transformers import AutoTokenizer
+    from trainers.policy import load_tokenizer
 
-    return AutoTokenizer.from_pretrained(tiny_model_dir)
+    return load_tokenizer(str(tiny_model_dir))
 
 
 @pytest.fixture(scope="session")

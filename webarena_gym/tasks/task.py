@@ -84,6 +84,13 @@ class ReferenceAnswers:
     must_include: tuple[str, ...] | None = None
     fuzzy_match: tuple[str, ...] | str | None = None
 
+    @property
+    def unachievable(self) -> bool:
+        """Whether the reference says the task cannot be done ("N/A" in any kind)."""
+        parts = [self.exact_match or "", *(self.must_include or ())]
+        parts += [self.fuzzy_match] if isinstance(self.fuzzy_match, str) else list(self.fuzzy_match or ())
+        return any(p.strip().upper() == "N/A" for p in parts)
+
     @classmethod
     def from_dict(cls, data: Any, ctx: _Context, where: str) -> ReferenceAnswers:
         if not isinstance(data, Mapping) or not data:
