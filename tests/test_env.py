@@ -127,7 +127,7 @@ def test_oracle_earns_one_and_wrong_answer_or_stalling_earns_zero():
 
 
 def test_scrolling_moves_a_window_over_long_pages():
-    e = gym.make("WebArenaLite-v0", suite="embedded", max_chars=600, max_steps=10)
+    e = gym.make("WebArenaLite-v0", suite="embedded", max_chars=600, max_steps=250)
     try:
         first, _ = e.reset(options={"task_id": first_task_of("reddit").task_id})
         assert "more characters below; use Scroll Down" in first
@@ -137,7 +137,7 @@ def test_scrolling_moves_a_window_over_long_pages():
         assert back == first
         *_, info = e.step('do(action="Scroll Up")')
         assert "top of the page" in info["last_action_error"]
-        for _ in range(6):
+        for _ in range(200):
             last, *_, info = e.step('do(action="Scroll Down")')
             if info["last_action_error"]:
                 break
