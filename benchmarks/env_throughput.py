@@ -3,7 +3,8 @@
 All rows replay the same scripted trajectories (the oracle's actions on embedded test
 tasks, recorded once on the direct backend):
 
-- direct and playwright backends at n=1 (one env) and n=8 (a vector env of 8),
+- direct and playwright backends at n=1 (one env) and n=8 (a vector env of 8); steps/s
+  counts stepping time only, resets are reported apart,
 - raw Playwright (the physical limit): for every step of the same trajectories, a
   ``goto`` of the page the env reached plus ``outerHTML`` in one page, no simplifying,
   no parsing, no evaluation,
@@ -52,21 +53,22 @@ def replay(backend: str, num_envs: int, trajectories) -> tuple[float, float]:
     if num_envs == 1:
         env = WebArenaEnv(suite="embedded", backend=backend, max_steps=30)
         env.reset(options={"task_id": trajectories[0][0]})  # warm-up: browser start, caches
-        resets, steps, started = [], 0, time.perf_counter()
+        resets, steps, stepping = [], 0, 0.0
         for task_id, actions, _ in trajectories:
             t0 = time.perf_counter()
             env.reset(options={"task_id": task_id})
             resets.append(time.perf_counter() - t0)
+            t0 = time.perf_counter()
             for action in actions:
                 env.step(action)
                 steps += 1
-        elapsed = time.perf_counter() - started
+            stepping += time.perf_counter() - t0
         env.close()
-        return steps / elapsed, statistics.median(resets)
+        return steps / stepping, statistics.median(resets)
     envs = webarena_gym.make_vec(num_envs, suite="embedded", backend=backend, max_steps=30)
     batches = [trajectories[(i * num_envs + k) % len(trajectories)] for i in range(len(trajectories)) for k in range(num_envs)]
     envs.reset(options={"task_ids": [t[0] for t in batches[:num_envs]]})
-    resets, steps, started = [], 0, time.perf_counter()
+    resets, steps, stepping = [], 0, 0.0
     for start in range(0, len(batches), num_envs):
         group = batches[start : start + num_envs]
         if len(group) < num_envs:
@@ -74,17 +76,14 @@ def replay(backend: str, num_envs: int, trajectories) -> tuple[float, float]:
         t0 = time.perf_counter()
         envs.reset(options={"task_ids": [t[0] for t in group]})
         resets.append((time.perf_counter() - t0) / num_envs)
-        longest = max(len(t[1]) for t in group)
-        for step in range(longest):
-            actions = [t[1][step] if step < len(t[1]) else 'do(action="Wait")' for t in group]
-            if step >= min(len(t[1]) for t in group):
-                # envs that already exited would autoreset; stop at the shortest for a clean count
-                break
-            envs.step(actions)
+        t0 = time.perf_counter()
+        # up to the shortest trajectory: envs that already exited would autoreset
+        for step in range(min(len(t[1]) for t in group)):
+            envs.step([t[1][step] for t in group])
             steps += num_envs
-    elapsed = time.perf_counter() - started
+        stepping += time.perf_counter() - t0
     envs.close()
-    return steps / elapsed, statistics.median(resets)
+    return steps / stepping, statistics.median(resets)
 
 
 def raw_playwright(trajectories) -> float:

@@ -40,9 +40,9 @@ HIDDEN_ATTRIBUTE = "data-wa-hidden"
 #: against when they restore typed values on Back.
 LIVE_VALUE, LIVE_CHECKED, LIVE_SELECTED = "data-wa-value", "data-wa-checked", "data-wa-selected"
 
-#: Run in the browser before serializing the DOM: live form state and computed
-#: visibility become data attributes (so the text matches the direct backend's), and
-#: each element gets its index.
+#: Run in the browser to serialize the DOM: live form state and computed visibility
+#: become data attributes (so the text matches the direct backend's), each element
+#: gets its index, and the annotated page's HTML is returned.
 ANNOTATE_DOM_JS = """() => {
   let i = 0;
   for (const el of document.querySelectorAll('*')) {
@@ -60,6 +60,7 @@ ANNOTATE_DOM_JS = """() => {
       el.setAttribute('data-wa-selected', el.selected ? '1' : '0');
     }
   }
+  return document.documentElement.outerHTML;
 }"""
 
 DROPPED_TAGS = frozenset(

@@ -186,16 +186,26 @@ class PlaywrightBackend:
             raise SiteUnavailableError(f"Could not open {start_url}: {exc}") from exc
 
     async def _start(self, start_url: str, state: dict[str, Any]) -> None:
-        if self._context is not None:
+        """A clean session: the env's context is kept when it is healthy and the state is
+        cookies only (the embedded sites), else recreated; a new page either way, so
+        no history leaks from one episode into the next."""
+        if self._context is not None and not state.get("origins"):
             try:
-                await self._context.close()
+                await self._page.close()
+                await self._context.clear_cookies()
+                await self._context.add_cookies(state["cookies"])
+                self._page = await self._context.new_page()
             except Exception as exc:  # a crashed context: replaced below
                 logger.info("Replacing a broken browser context: %s", exc)
-        self._context = await self._browser.browser.new_context(storage_state=state)
-        self._context.set_default_timeout(ACTION_TIMEOUT_MS)
-        self._context.set_default_navigation_timeout(NAVIGATION_TIMEOUT_MS)
-        await self._context.route("**/*", self._route)
-        self._page = await self._context.new_page()
+                self._context = None
+        elif self._context is not None:
+            await self._close_context()
+        if self._context is None:
+            self._context = await self._browser.browser.new_context(storage_state=state)
+            self._context.set_default_timeout(ACTION_TIMEOUT_MS)
+            self._context.set_default_navigation_timeout(NAVIGATION_TIMEOUT_MS)
+            await self._context.route("**/*", self._route)
+            self._page = await self._context.new_page()
         try:
             await self._page.goto(start_url, wait_until="load")
         except Exception as exc:
@@ -203,6 +213,13 @@ class PlaywrightBackend:
                 f"Could not open {start_url}: {exc}. Is the site up? For the real sites check the WA_* "
                 "variables and `webarena-gym sites status`."
             ) from exc
+
+    async def _close_context(self) -> None:
+        context, self._context, self._page = self._context, None, None
+        try:
+            await context.close()
+        except Exception as exc:  # already gone with a crashed browser
+            logger.debug("Closing a context failed: %s", exc)
 
     def _storage_state(self, sites: tuple[str, ...], login: dict[str, str], task_state: str | None) -> dict[str, Any]:
         """Cookies for the new context: the world and logins (embedded), or saved login states (real sites).
@@ -249,9 +266,7 @@ class PlaywrightBackend:
         page = self._page
         for attempt in range(3):
             try:
-                await page.wait_for_load_state("load", timeout=NAVIGATION_TIMEOUT_MS)
-                await page.evaluate(ANNOTATE_DOM_JS)
-                return await page.content()
+                return await page.evaluate(ANNOTATE_DOM_JS)
             except Exception as exc:  # a navigation raced the snapshot
                 if not self._browser.connected():
                     raise BrowserUnavailableError(f"Chromium crashed: {exc}") from exc
@@ -325,11 +340,10 @@ class PlaywrightBackend:
 
     def close(self) -> None:
         if self._context is not None:
-            context, self._context, self._page = self._context, None, None
             try:
-                self._browser.run(context.close(), timeout=30)
-            except Exception as exc:  # the browser may already be gone
-                logger.debug("Closing a context failed: %s", exc)
+                self._browser.run(self._close_context(), timeout=30)
+            except Exception as exc:  # the loop may already be gone at interpreter exit
+                logger.debug("Closing the browser context failed: %s", exc)
         if self.world is not None:
             embedded_server().pool.discard(self.world)
 
