@@ -10,7 +10,9 @@ import pytest
 
 from webarena_gym.sites.world import pristine_database
 from webarena_gym.tasks.embedded.gitlab import FAMILIES
-from webarena_gym.tasks.oracle import run_answer, run_oracle
+from webarena_gym.tasks.oracle import run_oracle
+
+from .family_checks import check_instances, check_oracle_solves, check_quota, check_wrong_answers_earn_nothing
 
 BY_NAME = {family.name: family for family in FAMILIES}
 
@@ -28,21 +30,13 @@ def first(name: str) -> dict:
 
 
 def test_quota_and_sizes():
-    sizes = {family.name: len(instances(family.name)) for family in FAMILIES}
-    assert len(FAMILIES) >= 8 and sum(sizes.values()) >= 150
-    assert min(sizes.values()) >= 10, sizes
+    all_instances = {family.name: instances(family.name) for family in FAMILIES}
+    check_quota(FAMILIES, all_instances, prefix="gitlab.", families_at_least=8, tasks_at_least=150)
 
 
 @pytest.mark.parametrize("name", sorted(BY_NAME))
 def test_instances_are_distinct_deterministic_and_well_formed(name):
-    items = instances(name)
-    intents = [item["intent"] for item in items]
-    assert len(set(intents)) == len(intents)
-    assert BY_NAME[name].instantiate(pristine_database) == items
-    for item in items:
-        assert item["sites"] == ["gitlab"] and item["start_url"] == "__GITLAB__" and item["require_login"]
-        assert "{{" not in item["intent"]
-        assert set(item["eval"]["eval_types"]) <= {"string_match", "url_match", "program_html"}
+    check_instances(BY_NAME[name], instances(name), start_url="__GITLAB__")
 
 
 def test_evaluator_mix_follows_webarena_lite():
@@ -78,25 +72,18 @@ def test_references_agree_with_the_site(site_client):
 
 @pytest.mark.parametrize("name", sorted(BY_NAME))
 def test_oracle_solves_the_first_instances(name):
-    for item in instances(name)[:2]:
-        episode = run_oracle(item, BY_NAME[name].solve)
-        assert episode.reward == 1.0, (item["intent"], episode.actions, episode.info.get("reward_components"))
+    check_oracle_solves(BY_NAME[name], instances(name)[:2])
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(BY_NAME))
 def test_oracle_solves_every_instance(name):
-    for item in instances(name)[2:]:
-        episode = run_oracle(item, BY_NAME[name].solve)
-        assert episode.reward == 1.0, (item["intent"], episode.actions, episode.info.get("reward_components"))
+    check_oracle_solves(BY_NAME[name], instances(name)[2:])
 
 
 @pytest.mark.parametrize("name", sorted(BY_NAME))
 def test_exiting_at_once_with_a_wrong_answer_earns_nothing(name):
-    item = instances(name)[0]
-    assert run_answer(item, "byteblaze/dotfiles, 12345").reward == 0.0
-    if "string_match" in item["eval"]["eval_types"]:
-        assert run_answer(item, None).reward == 0.0  # stalling until the step limit
+    check_wrong_answers_earn_nothing(instances(name)[:1], "byteblaze/dotfiles, 12345", stall_only_string_match=True)
 
 
 #: Values the oracle is sent after instead of the asked-for one (None: another instance's value).
@@ -125,5 +112,4 @@ def test_doing_the_wrong_thing_earns_nothing(name):
 @pytest.mark.browser
 @pytest.mark.parametrize("name", ["gitlab.issues_by_label", "gitlab.invite_member", "gitlab.new_project"])
 def test_oracle_earns_the_reward_in_a_real_browser(name):
-    episode = run_oracle(instances(name)[1], BY_NAME[name].solve, backend="playwright")
-    assert episode.reward == 1.0, (episode.actions, episode.info.get("reward_components"))
+    check_oracle_solves(BY_NAME[name], instances(name)[1:2], backend="playwright")

@@ -9,7 +9,9 @@ import pytest
 
 from webarena_gym.sites.world import pristine_database
 from webarena_gym.tasks.embedded.map import FAMILIES
-from webarena_gym.tasks.task import Task
+from webarena_gym.tasks.oracle import run_answer
+
+from .family_checks import check_instances, check_oracle_solves, check_quota, check_wrong_answers_earn_nothing
 
 BY_NAME = {family.name: family for family in FAMILIES}
 
@@ -20,24 +22,13 @@ def instances(name: str) -> tuple[dict, ...]:
 
 
 def test_families_cover_the_quota_with_distinct_instances():
-    assert len(FAMILIES) >= 6
-    counts = {name: len(instances(name)) for name in BY_NAME}
-    assert sum(counts.values()) >= 130, counts
-    assert min(counts.values()) >= 10, counts
-    for name in BY_NAME:
-        items = instances(name)
-        intents = [item["intent"] for item in items]
-        assert len(set(intents)) == len(intents), name
-        assert all("{{" not in intent for intent in intents), name
-        assert [item["eval"] for item in items] == [item["eval"] for item in BY_NAME[name].instantiate(pristine_database)]
+    all_instances = {name: instances(name) for name in BY_NAME}
+    check_quota(FAMILIES, all_instances, prefix="map.", families_at_least=6, tasks_at_least=130)
 
 
 def test_instances_are_valid_webarena_tasks():
-    for name in BY_NAME:
-        for i, item in enumerate(instances(name)):
-            task = Task.from_dict(dict(item, task_id=i, intent_template=BY_NAME[name].intent_template))
-            assert list(task.sites) == ["map"]
-            assert item["start_url"] == "__MAP__" and item["require_login"] is False
+    for family in FAMILIES:
+        check_instances(family, instances(family.name), start_url="__MAP__", require_login=False)
 
 
 def test_evaluator_mix_is_webarena_lites():
@@ -76,25 +67,15 @@ def test_unanswerable_family_asks_for_what_the_map_does_not_record():
 # -- oracles in the real env (direct backend) --------------------------------------------
 @pytest.mark.parametrize("name", sorted(BY_NAME))
 def test_oracle_solves_every_instance(name):
-    from webarena_gym.tasks.oracle import run_oracle
-
-    for item in instances(name):
-        episode = run_oracle(item, BY_NAME[name].solve)
-        assert episode.reward == 1.0, (item["intent"], episode.actions, episode.info.get("reward_components"))
+    check_oracle_solves(BY_NAME[name], instances(name))
 
 
 @pytest.mark.parametrize("name", sorted(BY_NAME))
 def test_wrong_or_no_answer_earns_nothing(name):
-    from webarena_gym.tasks.oracle import run_answer
-
-    item = instances(name)[0]
-    assert run_answer(item, "Carnegie Mellon University, 15213, 3 min, 1.2km").reward == 0.0
-    assert run_answer(item, None).reward == 0.0
+    check_wrong_answers_earn_nothing(instances(name)[:1], "Carnegie Mellon University, 15213, 3 min, 1.2km")
 
 
 def test_n_a_is_the_right_answer_only_where_nothing_can_be_found():
-    from webarena_gym.tasks.oracle import run_answer
-
     assert run_answer(instances("map.missing_information")[0], "N/A").reward == 1.0
     assert run_answer(instances("map.zip_code")[0], "N/A").reward == 0.0
 
@@ -102,7 +83,4 @@ def test_n_a_is_the_right_answer_only_where_nothing_can_be_found():
 @pytest.mark.browser
 @pytest.mark.parametrize("name", ["map.directions_url", "map.nearest_walk", "map.description_page", "map.add_note"])
 def test_oracle_in_a_real_browser(name):
-    from webarena_gym.tasks.oracle import run_oracle
-
-    episode = run_oracle(instances(name)[0], BY_NAME[name].solve, backend="playwright")
-    assert episode.reward == 1.0, episode.info.get("reward_components")
+    check_oracle_solves(BY_NAME[name], instances(name)[:1], backend="playwright")

@@ -13,8 +13,9 @@ import pytest
 from webarena_gym.evaluators.functions import registered_functions
 from webarena_gym.sites.world import pristine_database
 from webarena_gym.tasks.embedded.multisite import FAMILIES
-from webarena_gym.tasks.oracle import run_answer, run_oracle
-from webarena_gym.tasks.task import Task
+from webarena_gym.tasks.oracle import run_oracle
+
+from .family_checks import check_instances, check_oracle_solves, check_quota, check_wrong_answers_earn_nothing
 
 BY_NAME = {family.name: family for family in FAMILIES}
 
@@ -32,27 +33,16 @@ def all_instances() -> list[tuple[str, dict]]:
 
 
 def test_families_span_two_sites_with_enough_instances():
-    sizes = {name: len(instances(name)) for name in BY_NAME}
-    assert len(FAMILIES) >= 4 and sum(sizes.values()) >= 60
-    assert min(sizes.values()) >= 10, sizes
-    for family in FAMILIES:
-        assert family.name.startswith("multisite.") and len(family.sites) > 1
+    all_instances = {name: instances(name) for name in BY_NAME}
+    check_quota(FAMILIES, all_instances, prefix="multisite.", families_at_least=4, tasks_at_least=60, kinds=None)
+    assert all(len(family.sites) > 1 for family in FAMILIES)
     pairs = {frozenset(family.sites) for family in FAMILIES}
     assert {frozenset(("gitlab", "reddit")), frozenset(("map", "reddit")), frozenset(("shopping", "gitlab"))} <= pairs
 
 
 @pytest.mark.parametrize("name", sorted(BY_NAME))
 def test_instances_are_valid_distinct_and_deterministic(name):
-    items = instances(name)
-    intents = [item["intent"] for item in items]
-    assert len(set(intents)) == len(intents)
-    assert BY_NAME[name].instantiate(pristine_database) == items
-    for item in items:
-        task = Task.from_dict(item | {"task_id": 0, "intent_template": BY_NAME[name].intent_template})
-        assert task.start_url == "__HOMEPAGE__/" and task.require_login
-        assert set(task.sites) == set(BY_NAME[name].sites)
-        assert "{{" not in task.intent
-        assert set(item["eval"]["eval_types"]) <= {"string_match", "url_match", "program_html"}
+    check_instances(BY_NAME[name], instances(name), start_url="__HOMEPAGE__/")
 
 
 def test_references_name_sites_by_placeholder_never_by_port():
@@ -106,31 +96,26 @@ def test_references_agree_with_what_the_sites_show(site_client):
 # --- oracles -------------------------------------------------------------------------
 
 
-def _solve_and_check(name: str, item: dict) -> None:
-    episode = run_oracle(item, BY_NAME[name].solve)
-    assert episode.reward == 1.0, (item["intent"], episode.actions, episode.info.get("reward_components"))
-    if name != "multisite.missing_forum":  # the others cross from one site to the other
-        assert "Go Backward" in " ".join(episode.actions)
+def _solve_and_check(name: str, items: list[dict]) -> None:
+    for episode in check_oracle_solves(BY_NAME[name], items):
+        if name != "multisite.missing_forum":  # the others cross from one site to the other
+            assert "Go Backward" in " ".join(episode.actions)
 
 
 @pytest.mark.parametrize("name", sorted(BY_NAME))
 def test_oracle_solves_the_first_instances(name):
-    for item in instances(name)[:2]:
-        _solve_and_check(name, item)
+    _solve_and_check(name, instances(name)[:2])
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(BY_NAME))
 def test_oracle_solves_every_instance(name):
-    for item in instances(name)[2:]:
-        _solve_and_check(name, item)
+    _solve_and_check(name, instances(name)[2:])
 
 
 @pytest.mark.parametrize("name", sorted(BY_NAME))
 def test_wrong_or_missing_answers_earn_nothing(name):
-    item = instances(name)[0]
-    assert run_answer(item, "I am not sure").reward == 0.0
-    assert run_answer(item, None).reward == 0.0  # stalling until the step limit
+    check_wrong_answers_earn_nothing(instances(name)[:1])
 
 
 def _price(product: str) -> int:
@@ -171,8 +156,7 @@ def test_doing_the_wrong_thing_earns_nothing(name):
 @pytest.mark.parametrize("name", sorted(BY_NAME))
 def test_oracle_earns_the_reward_in_a_real_browser(name):
     """Real Chromium on ephemeral ports: URLs read off the address bar still match the references."""
-    episode = run_oracle(instances(name)[1], BY_NAME[name].solve, backend="playwright")
-    assert episode.reward == 1.0, (episode.actions, episode.info.get("reward_components"))
+    check_oracle_solves(BY_NAME[name], instances(name)[1:2], backend="playwright")
 
 
 # --- the suite -----------------------------------------------------------------------

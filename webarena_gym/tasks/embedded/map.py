@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import random
 import re
-import sqlite3
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterator
+from functools import partial
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import lxml.html
@@ -26,7 +26,7 @@ from ...sites.map import facts
 from ...sites.map.geo import format_coordinates
 from ...sites.map.routing import ENGINES
 from ...sites.map.search import directions_path, near_search_path, place_endpoint
-from ..families import PristineData, TaskFamily
+from ..families import TaskFamily, program_html_eval, single_site_family, string_match_eval, url_match_eval
 
 if TYPE_CHECKING:
     from ..oracle import OracleContext
@@ -38,45 +38,11 @@ _NUMBER = r"[\d.]+k?m"
 
 
 # -- task dicts --------------------------------------------------------------------------
-def _fill(template: str, values: dict[str, Any]) -> str:
-    for key, value in values.items():
-        template = template.replace("{{" + key + "}}", str(value))
-    return template
-
-
-def _family(name: str, template: str, kind: str, instances: Callable[[sqlite3.Connection], Iterable[tuple]],
-            solve: Callable[[OracleContext], Iterator[str]]) -> TaskFamily:
-    """A family whose ``instances(conn)`` yields (instantiation, eval) pairs."""
-
-    def instantiate(pristine: PristineData) -> list[dict[str, Any]]:
-        conn = facts.readable(pristine("map"))
-        try:
-            return [
-                {"sites": ["map"], "require_login": False, "storage_state": None, "start_url": MAP,
-                 "geolocation": None, "intent": _fill(template, values), "instantiation_dict": values,
-                 "eval": evaluation}
-                for values, evaluation in instances(conn)
-            ]
-        finally:
-            conn.close()
-
-    return TaskFamily(name=f"map.{name}", sites=("map",), intent_template=template,
-                      instantiate=instantiate, solve=solve, kind=kind)
-
-
-def _answer(**answers: Any) -> dict[str, Any]:
-    return {"eval_types": ["string_match"], "reference_answers": answers, "reference_url": "",
-            "program_html": [], "string_note": ""}
-
-
-def _url(reference: str, note: str = "EXACT") -> dict[str, Any]:
-    return {"eval_types": ["url_match"], "reference_answers": None, "reference_url": reference,
-            "url_note": note, "program_html": []}
-
-
-def _program(*targets: tuple[str, str, dict[str, Any]]) -> dict[str, Any]:
-    return {"eval_types": ["program_html"], "reference_answers": None, "reference_url": "",
-            "program_html": [{"url": u, "locator": loc, "required_contents": req} for u, loc, req in targets]}
+#: ``_family(name, template, kind, instances, solve)``: a map family; ``instances(conn)`` yields
+#: (instantiation, eval) pairs over a private copy of the map data whose rows are ``sqlite3.Row``.
+_family = partial(single_site_family, "map", start_url=MAP, require_login=False, prepare=facts.readable)
+#: The map's string_match evals carry an empty ``string_note``.
+_answer = partial(string_match_eval, string_note="")
 
 
 def _either_spacing(distance: str) -> str:
@@ -265,7 +231,7 @@ def _directions_url_instances(conn):
     for i, (a, b) in enumerate(facts.place_pairs(conn, 19, 14)):
         adjective = ("driving", "walking", "cycling")[i % 3]
         path = directions_path(ENGINE[_ADJECTIVE[adjective]][0], place_endpoint(a), place_endpoint(b))
-        yield {"mode": adjective, "start": a["name"], "end": b["name"]}, _url(MAP + path, "GOLD in PRED")
+        yield {"mode": adjective, "start": a["name"], "end": b["name"]}, url_match_eval(MAP + path, "GOLD in PRED")
 
 
 def _directions_url_solve(ctx):
@@ -281,7 +247,7 @@ def _around_instances(conn):
         plural = category["plural"].lower()
         reference = (f"{MAP}{near_search_path(plural, place['name'])} |OR| "
                      f"{MAP}/node/{place['id']}/nearby?category={category['slug']}")
-        yield {"space": plural, "location": place["name"]}, _url(reference, "GOLD in PRED")
+        yield {"space": plural, "location": place["name"]}, url_match_eval(reference, "GOLD in PRED")
 
 
 def _around_solve(ctx):
@@ -293,7 +259,7 @@ def _around_solve(ctx):
 def _open_nearest_instances(conn):
     for anchor, category, nearest in facts.nearest_cases(conn, ("restaurant", "hotel", "post_office", "school"), 21, 12):
         yield ({"category": category["label"].lower(), "place": anchor["name"]},
-               _url(f"{MAP}/node/{nearest['id']}"))
+               url_match_eval(f"{MAP}/node/{nearest['id']}", "EXACT"))
 
 
 def _open_nearest_solve(ctx):
@@ -330,7 +296,7 @@ _TRANSPORT = {"car": "car", "walk": "foot", "bike": "bike"}
 def _directions_form_instances(conn):
     for i, (a, b) in enumerate(facts.place_pairs(conn, 22, 12)):
         transport = ("car", "walk", "bike")[i % 3]
-        yield {"location/address_1": a["name"], "location/address_2": b["name"], "transportation": transport}, _program(
+        yield {"location/address_1": a["name"], "location/address_2": b["name"], "transportation": transport}, program_html_eval(
             ("last", "document.querySelector('#route_from').value", {"must_include": [a["name"]]}),
             ("last", "document.querySelector('#route_to').value", {"must_include": [b["name"]]}),
             ("last", "func:map_route_engine(__page__)", {"exact_match": ENGINE[_TRANSPORT[transport]][0]}),
@@ -347,7 +313,7 @@ def _directions_form_solve(ctx):
 def _description_instances(conn):
     for place in facts.sample_places(conn, 23, 14):
         required = [place["name"], format_coordinates(place["lat"], place["lon"])]
-        yield {"location": place["name"]}, _program(
+        yield {"location": place["name"]}, program_html_eval(
             ("last", "document.querySelector('#sidebar_content').outerText", {"must_include": required}))
 
 
@@ -367,7 +333,7 @@ def _add_note_instances(conn):
     for i, place in enumerate(facts.sample_places(conn, 24, 12)):
         text = _NOTE_TEXTS[i % len(_NOTE_TEXTS)].format(street=place["street"])
         url = "func:map_latest_note_url()"
-        yield {"place": place["name"], "text": text}, _program(
+        yield {"place": place["name"], "text": text}, program_html_eval(
             (url, "document.querySelector('#note-text').outerText", {"exact_match": text}),
             (url, "document.querySelector('#note-place').outerText", {"must_include": [place["name"]]}),
         )
@@ -389,7 +355,7 @@ def _resolve_instances(conn):
     for i, (place, note) in enumerate(facts.places_with_one_open_note(conn)[:14]):
         comment = _RESOLUTIONS[i % len(_RESOLUTIONS)]
         url = f"{MAP}/note/{note['id']}"
-        yield {"place": place["name"], "comment": comment}, _program(
+        yield {"place": place["name"], "comment": comment}, program_html_eval(
             (url, "document.querySelector('#note-status').outerText", {"exact_match": "Resolved"}),
             (url, "document.querySelector('#note-comments').outerText", {"must_include": [comment]}),
         )

@@ -13,7 +13,7 @@ import lxml.html
 from ....evaluators.functions import register_function
 from ....sites.gitlab import seed_text
 from ....sites.gitlab.data import ROLES
-from ...families import TaskFamily
+from ...families import TaskFamily, program_html_eval, url_match_eval
 from ...oracle import OracleContext
 from .common import (
     GITLAB,
@@ -25,12 +25,10 @@ from .common import (
     open_issue,
     open_project,
     open_section,
-    program,
     projects,
     repo_name,
     rng_for,
     unique_titles,
-    url_eval,
 )
 
 # -- navigation (url_match) --------------------------------------------------------------
@@ -52,7 +50,7 @@ def _instances_issues_by_label(conn: sqlite3.Connection) -> Instances:
         if labels:
             label = rng.choice(labels)
             reference = _query_forms(f"{GITLAB}/{ns}/{path}/-/issues", "label_name%5B%5D", label)
-            out.append(({"repo": repo_name(ns, path), "label": label}, url_eval(reference, "GOLD in PRED")))
+            out.append(({"repo": repo_name(ns, path), "label": label}, url_match_eval(reference, "GOLD in PRED")))
     return out
 
 
@@ -72,7 +70,7 @@ def _instances_mrs_by_state(conn: sqlite3.Connection) -> Instances:
         if states:
             state = states[index % len(states)]  # alternate merged/closed across projects
             reference = f"{GITLAB}/{ns}/{path}/-/merge_requests?state={state}"
-            out.append(({"state": state, "repo": repo_name(ns, path)}, url_eval(reference, "GOLD in PRED")))
+            out.append(({"state": state, "repo": repo_name(ns, path)}, url_match_eval(reference, "GOLD in PRED")))
     return out
 
 
@@ -88,7 +86,7 @@ def _instances_open_issue_page(conn: sqlite3.Connection) -> Instances:
         issues = unique_titles(conn, "issues", pid, "t.state = 'opened'")
         if issues:
             iid, title, *_ = rng.choice(issues)
-            out.append(({"title": title, "repo": repo_name(ns, path)}, url_eval(f"{GITLAB}/{ns}/{path}/-/issues/{iid}")))
+            out.append(({"title": title, "repo": repo_name(ns, path)}, url_match_eval(f"{GITLAB}/{ns}/{path}/-/issues/{iid}", "EXACT")))
     return out
 
 
@@ -102,7 +100,7 @@ def _instances_commits_by_author(conn: sqlite3.Connection) -> Instances:
     for pid, ns, path in projects(conn):
         name = rng.choice(contributors(conn, pid))[0]
         reference = _query_forms(f"{GITLAB}/{ns}/{path}/-/commits/main", "author", name)
-        out.append(({"user": name, "repo": repo_name(ns, path)}, url_eval(reference, "GOLD in PRED")))
+        out.append(({"user": name, "repo": repo_name(ns, path)}, url_match_eval(reference, "GOLD in PRED")))
     return out
 
 
@@ -146,7 +144,7 @@ def _instances_star(conn: sqlite3.Connection) -> Instances:
     starred = {r[0] for r in conn.execute(
         "SELECT s.project_id FROM stars s JOIN users u ON u.id = s.user_id WHERE u.username = ?", (USER,))}
     return [
-        ({"repo": repo_name(ns, path)}, program((
+        ({"repo": repo_name(ns, path)}, program_html_eval((
             f"{GITLAB}/{ns}/{path}/-/starrers", "document.querySelector('.starrers').outerText",
             {"must_include": [f"@{USER}"]},
         )))
@@ -175,7 +173,7 @@ def _instances_invite(conn: sqlite3.Connection) -> Instances:
             "SELECT u.username FROM members m JOIN users u ON u.id = m.user_id WHERE m.project_id = ?", (pid,))}
         user = rng.choice([u for u in usernames if u not in members])
         role = rng.choice(INVITE_ROLES)
-        out.append(({"user": user, "repo": repo_name(ns, path), "role": role}, program((
+        out.append(({"user": user, "repo": repo_name(ns, path), "role": role}, program_html_eval((
             f"{GITLAB}/{ns}/{path}/-/project_members", f"func:gitlab_member_role(__page__, '{user}')", {"exact_match": role},
         ))))
     return out
@@ -200,7 +198,7 @@ def _instances_new_issue(conn: sqlite3.Connection) -> Instances:
             title = title[0].upper() + title[1:]
             if title not in taken:
                 break
-        out.append(({"repo": repo_name(ns, path), "title": title}, program(
+        out.append(({"repo": repo_name(ns, path), "title": title}, program_html_eval(
             ("last", "document.querySelector('h1.title').outerText", {"exact_match": title}),
             ("last", "document.querySelector('.breadcrumbs').outerText", {"must_include": [f"{ns} / {path}"]}),
         )))
@@ -230,7 +228,7 @@ def _instances_new_project(conn: sqlite3.Connection) -> Instances:
         if name.lower() in taken:
             continue
         visibility = ("private", "public", "internal")[index % 3]
-        out.append(({"visibility": visibility, "name": name}, program(
+        out.append(({"visibility": visibility, "name": name}, program_html_eval(
             (url, "document.querySelector('.project-title').outerText", {"exact_match": name}),
             (url, "document.querySelector('.visibility').outerText", {"exact_match": visibility.capitalize()}),
         )))
@@ -255,7 +253,7 @@ STATUSES = (
 def _instances_set_status(conn: sqlite3.Connection) -> Instances:
     current = conn.execute("SELECT status_message FROM users WHERE username = ?", (USER,)).fetchone()[0]
     return [
-        ({"status": status}, program((
+        ({"status": status}, program_html_eval((
             f"{GITLAB}/{USER}", "document.querySelector('.cover-status .status-text').outerText", {"exact_match": status},
         )))
         for status in STATUSES if status != current
@@ -271,7 +269,7 @@ def _solve_set_status(ctx: OracleContext) -> Iterator[str]:
 
 def _instances_follow(conn: sqlite3.Connection) -> Instances:
     return [
-        ({"user": username}, program((
+        ({"user": username}, program_html_eval((
             f"{GITLAB}/users/{USER}/following", "document.querySelector('.user-list').outerText", {"must_include": [f"@{username}"]},
         )))
         for (username,) in conn.execute(

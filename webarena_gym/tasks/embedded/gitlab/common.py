@@ -5,11 +5,12 @@ from __future__ import annotations
 import random
 import re
 import sqlite3
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
+from functools import partial
 from typing import Any
 
 from ....observation import Element
-from ...families import PristineData, TaskFamily
+from ...families import single_site_family
 from ...oracle import OracleContext, OracleError
 
 GITLAB = "__GITLAB__"
@@ -18,47 +19,8 @@ USER = "byteblaze"
 #: (instantiation_dict, eval) pairs, what each family's instance function returns.
 Instances = list[tuple[dict[str, Any], dict[str, Any]]]
 
-
-# -- task dicts --------------------------------------------------------------------------
-
-
-def fill_template(template: str, values: dict[str, Any]) -> str:
-    """The intent: ``{{key}}`` placeholders replaced by the instantiation's values."""
-    for key, value in values.items():
-        template = template.replace("{{" + key + "}}", str(value))
-    return template
-
-
-def family(name: str, template: str, kind: str, instances: Callable[[sqlite3.Connection], Instances],
-           solve: Callable[[OracleContext], Iterator[str]]) -> TaskFamily:
-    """A family whose ``instances(conn)`` gives (instantiation, eval) pairs over the pristine data."""
-
-    def instantiate(pristine: PristineData) -> list[dict[str, Any]]:
-        return [
-            {
-                "sites": ["gitlab"], "require_login": True, "storage_state": "./.auth/gitlab_state.json",
-                "start_url": GITLAB, "geolocation": None, "intent": fill_template(template, values),
-                "instantiation_dict": values, "eval": evaluation,
-            }
-            for values, evaluation in instances(pristine("gitlab"))
-        ]
-
-    return TaskFamily(name=f"gitlab.{name}", sites=("gitlab",), intent_template=template,
-                      instantiate=instantiate, solve=solve, kind=kind)
-
-
-def answer(**answers: Any) -> dict[str, Any]:
-    return {"eval_types": ["string_match"], "reference_answers": answers, "reference_url": "", "program_html": []}
-
-
-def url_eval(reference: str, note: str = "EXACT") -> dict[str, Any]:
-    return {"eval_types": ["url_match"], "reference_answers": None, "reference_url": reference,
-            "url_note": note, "program_html": []}
-
-
-def program(*targets: tuple[str, str, dict[str, Any]]) -> dict[str, Any]:
-    return {"eval_types": ["program_html"], "reference_answers": None, "reference_url": "",
-            "program_html": [{"url": u, "locator": loc, "required_contents": req} for u, loc, req in targets]}
+#: ``family(name, template, kind, instances, solve)``: a code host family over the pristine data.
+family = partial(single_site_family, "gitlab", start_url=GITLAB)
 
 
 def either(*values: str) -> str:

@@ -8,12 +8,11 @@ import sqlite3
 from collections.abc import Iterator
 
 from ....sites.gitlab.queries import CLONE_HOST
-from ...families import TaskFamily
+from ...families import TaskFamily, string_match_eval
 from ...oracle import OracleContext, OracleError
 from .common import (
     USER,
     Instances,
-    answer,
     contributor_rows,
     contributors,
     either,
@@ -36,7 +35,7 @@ def _instances_top_contributor(conn: sqlite3.Connection) -> Instances:
     for pid, ns, path in projects(conn):
         people = contributors(conn, pid)
         if len(people) == 1 or people[0][2] > people[1][2]:
-            out.append(({"repo": repo_name(ns, path)}, answer(exact_match=people[0][0])))
+            out.append(({"repo": repo_name(ns, path)}, string_match_eval(exact_match=people[0][0])))
     return out
 
 
@@ -55,7 +54,7 @@ def _instances_open_label_count(conn: sqlite3.Connection) -> Instances:
         ).fetchall()
         if counts:
             label, count = rng.choice(counts)
-            out.append(({"label": label, "repo": repo_name(ns, path)}, answer(must_include=[str(count)])))
+            out.append(({"label": label, "repo": repo_name(ns, path)}, string_match_eval(must_include=[str(count)])))
     return out
 
 
@@ -68,7 +67,7 @@ def _solve_open_label_count(ctx: OracleContext) -> Iterator[str]:
 
 def _instances_clone_ssh(conn: sqlite3.Connection) -> Instances:
     return [
-        ({"repo": repo_name(ns, path)}, answer(exact_match=f"git clone ssh://git@{CLONE_HOST}:2222/{ns}/{path}.git"))
+        ({"repo": repo_name(ns, path)}, string_match_eval(exact_match=f"git clone ssh://git@{CLONE_HOST}:2222/{ns}/{path}.git"))
         for _pid, ns, path in projects(conn)
     ]
 
@@ -96,7 +95,7 @@ def _instances_last_commit(conn: sqlite3.Connection) -> Instances:
             last = conn.execute(
                 "SELECT MAX(committed_at) FROM commits WHERE project_id = ? AND author_email = ?", (pid, email)
             ).fetchone()[0]
-            out.append(({"user": name, "repo": repo_name(ns, path)}, answer(must_include=[_date_forms(last)])))
+            out.append(({"user": name, "repo": repo_name(ns, path)}, string_match_eval(must_include=[_date_forms(last)])))
     return out
 
 
@@ -118,7 +117,7 @@ def _instances_repo_members(conn: sqlite3.Connection) -> Instances:
             (pid, USER),
         )]
         if others:
-            out.append(({"repo": path}, answer(fuzzy_match=others)))
+            out.append(({"repo": path}, string_match_eval(fuzzy_match=others)))
     return out
 
 
@@ -136,7 +135,7 @@ def _instances_stars_unachievable(conn: sqlite3.Connection) -> Instances:
         (USER,),
     ).fetchone()[0]
     start = (most // 50 + 1) * 50
-    return [({"description": f"more than {n}"}, answer(fuzzy_match="N/A")) for n in range(start, start + 500, 50)]
+    return [({"description": f"more than {n}"}, string_match_eval(fuzzy_match="N/A")) for n in range(start, start + 500, 50)]
 
 
 def _solve_stars_unachievable(ctx: OracleContext) -> Iterator[str]:
@@ -155,7 +154,7 @@ def _instances_commit_count(conn: sqlite3.Connection) -> Instances:
     for pid, ns, path in projects(conn):
         people = contributors(conn, pid)
         name, _email, count = rng.choice(people[1:] or people)
-        out.append(({"user": name, "repo": repo_name(ns, path)}, answer(must_include=[str(count)])))
+        out.append(({"user": name, "repo": repo_name(ns, path)}, string_match_eval(must_include=[str(count)])))
     return out
 
 
@@ -171,7 +170,7 @@ def _instances_top3_emails(conn: sqlite3.Connection) -> Instances:
         people = contributors(conn, pid)
         if len(people) >= 3 and (len(people) == 3 or people[2][2] > people[3][2]):
             out.append(({"attribute": "emails", "repo": repo_name(ns, path)},
-                        answer(must_include=[email for _name, email, _n in people[:3]])))
+                        string_match_eval(must_include=[email for _name, email, _n in people[:3]])))
     return out
 
 
@@ -186,7 +185,7 @@ def _instances_issue_assignee(conn: sqlite3.Connection) -> Instances:
         issues = [i for i in unique_titles(conn, "issues", pid, "t.state = 'opened' AND t.assignee_id IS NOT NULL")]
         if issues:
             _iid, title, _state, username, name = rng.choice(issues)
-            out.append(({"title": title, "repo": repo_name(ns, path)}, answer(must_include=[either(name, username)])))
+            out.append(({"title": title, "repo": repo_name(ns, path)}, string_match_eval(must_include=[either(name, username)])))
     return out
 
 
@@ -204,7 +203,7 @@ def _instances_mr_state(conn: sqlite3.Connection) -> Instances:
         mrs = unique_titles(conn, "merge_requests", pid)
         if mrs:
             _iid, title, state, _u, _n = rng.choice(mrs)
-            out.append(({"title": title, "repo": repo_name(ns, path)}, answer(must_include=[either(*MR_STATE_WORDS[state])])))
+            out.append(({"title": title, "repo": repo_name(ns, path)}, string_match_eval(must_include=[either(*MR_STATE_WORDS[state])])))
     return out
 
 
@@ -219,7 +218,7 @@ def _solve_mr_state(ctx: OracleContext) -> Iterator[str]:
 
 def _instances_star_count(conn: sqlite3.Connection) -> Instances:
     return [
-        ({"repo": repo_name(ns, path)}, answer(must_include=[str(conn.execute(
+        ({"repo": repo_name(ns, path)}, string_match_eval(must_include=[str(conn.execute(
             "SELECT COUNT(*) FROM stars WHERE project_id = ?", (pid,)).fetchone()[0])]))
         for pid, ns, path in projects(conn)
     ]

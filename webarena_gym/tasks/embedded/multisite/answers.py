@@ -11,11 +11,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ....sites.map import facts
-from ...families import PristineData, TaskFamily
+from ...families import PristineData, TaskFamily, string_match_eval
 from ...oracle import OracleContext, OracleError
 from ..shopping.common import open_product
 from .common import (
-    answer,
     family,
     money,
     open_project,
@@ -42,7 +41,7 @@ def _team_cost(pristine: PristineData):
     for project, product in zip(picked_projects, rng.sample(products, len(products)), strict=False):
         total = product["price"] * project["members"]
         yield ({"product": product["name"], "repo": f"{project['namespace']}/{project['path']}"},
-               answer(must_include=[money(total)]))
+               string_match_eval(string_note="", must_include=[money(total)]))
 
 
 def _solve_team_cost(ctx: OracleContext) -> Iterator[str]:
@@ -75,7 +74,7 @@ def _missing_forum(pristine: PristineData):
     finally:
         conn.close()
     for forum, place in zip(forums, places, strict=True):
-        evaluation = answer(exact_match="N/A")
+        evaluation = string_match_eval(string_note="", exact_match="N/A")
         evaluation["string_note"] = "the subreddit does not exist"
         yield {"place": place["name"], "subreddit": forum}, evaluation
 

@@ -11,11 +11,11 @@ from __future__ import annotations
 import random
 import re
 import sqlite3
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from ....sites.spec import get_site
-from ...families import PristineData, TaskFamily
+from ...families import Instances, TaskFamily, program_html_eval, template_family
 from ...oracle import OracleContext, OracleError
 from ..reddit.common import USER as FORUM_USER
 from ..reddit.common import open_forum
@@ -36,67 +36,23 @@ POST_TEXT_AND_LINKS = (
 #: Longest walk back to the homepage an oracle allows itself (a guard against loops).
 MAX_BACK_STEPS = 8
 
-#: ``instances(pristine)`` yields (instantiation_dict, eval) pairs.
-Instances = Callable[[PristineData], Iterable[tuple[dict[str, Any], dict[str, Any]]]]
-
-
 # -- task dicts --------------------------------------------------------------------------
-
-
-def fill(template: str, values: dict[str, Any]) -> str:
-    """The intent: ``{{key}}`` placeholders replaced by the instantiation's values.
-
-    >>> fill("Promote {{repo}} to {{subreddit}}", {"repo": "auth0/angular-storage", "subreddit": "technology"})
-    'Promote auth0/angular-storage to technology'
-    """
-    for key, value in values.items():
-        template = template.replace("{{" + key + "}}", str(value))
-    return template
 
 
 def family(name: str, sites: tuple[str, ...], template: str, kind: str, instances: Instances,
            solve: Callable[[OracleContext], Iterator[str]]) -> TaskFamily:
     """A family over several sites whose tasks start at the homepage, logged in everywhere."""
-
-    def instantiate(pristine: PristineData) -> list[dict[str, Any]]:
-        return [
-            {
-                "sites": list(sites), "require_login": True,
-                # WebArena names multi-site storage states after the sites, e.g. gitlab.reddit_state.json
-                "storage_state": f"./.auth/{'.'.join(sorted(sites))}_state.json",
-                "start_url": HOMEPAGE, "geolocation": None, "intent": fill(template, values),
-                "instantiation_dict": values, "eval": evaluation,
-            }
-            for values, evaluation in instances(pristine)
-        ]
-
-    return TaskFamily(name=f"multisite.{name}", sites=sites, intent_template=template,
-                      instantiate=instantiate, solve=solve, kind=kind)
-
-
-def answer(**answers: Any) -> dict[str, Any]:
-    return {"eval_types": ["string_match"], "reference_answers": answers, "reference_url": "",
-            "program_html": [], "string_note": ""}
-
-
-def program(*targets: tuple[str, str, dict[str, Any]], reference_url: str = "") -> dict[str, Any]:
-    """program_html over ``targets``; with ``reference_url`` also a "GOLD in PRED" url_match."""
-    evaluation: dict[str, Any] = {
-        "eval_types": (["url_match"] if reference_url else []) + ["program_html"],
-        "reference_answers": None, "reference_url": reference_url,
-        "program_html": [{"url": u, "locator": loc, "required_contents": req} for u, loc, req in targets],
-    }
-    if reference_url:
-        evaluation["url_note"] = "GOLD in PRED"
-    return evaluation
+    # WebArena names multi-site storage states after the sites, e.g. gitlab.reddit_state.json
+    return template_family(f"multisite.{name}", sites, template, kind, instances, solve, start_url=HOMEPAGE,
+                           require_login=True, storage_state=f"./.auth/{'.'.join(sorted(sites))}_state.json")
 
 
 def forum_post(forum: str, title: str, body_includes: list[str]) -> dict[str, Any]:
     """The check of a "post it in the forum" task: ends in the forum, the new post has the title and body."""
-    return program(
+    return program_html_eval(
         (NEWEST_POST, POST_TITLE, {"exact_match": title}),
         (NEWEST_POST, POST_BODY, {"must_include": body_includes}),
-        reference_url=f"{REDDIT}/f/{forum}",
+        reference_url=f"{REDDIT}/f/{forum}", note="GOLD in PRED",
     )
 
 

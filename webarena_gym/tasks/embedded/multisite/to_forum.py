@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 from ....sites.map import facts
 from ....sites.map.routing import ENGINES
-from ...families import PristineData, TaskFamily
+from ...families import PristineData, TaskFamily, program_html_eval
 from ...oracle import OracleContext, OracleError
 from ..shopping.common import open_product
 from .common import (
@@ -22,7 +22,6 @@ from .common import (
     family,
     forum_post,
     open_project,
-    program,
     read,
     rows,
     submit_post,
@@ -54,9 +53,9 @@ def _promote_project(pristine: PristineData):
     for index, project in enumerate(projects):
         repo = f"{project['namespace']}/{project['path']}"
         forum = _promotion_forum(project["description"], index)
-        yield {"repo": repo, "subreddit": forum}, program(
+        yield {"repo": repo, "subreddit": forum}, program_html_eval(
             ("last", POST_TEXT_AND_LINKS, {"must_include": [project["description"], f"{GITLAB}/{repo}"]}),
-            reference_url=f"{REDDIT}/f/{forum}",
+            reference_url=f"{REDDIT}/f/{forum}", note="GOLD in PRED",
         )
 
 

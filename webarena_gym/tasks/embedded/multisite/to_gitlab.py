@@ -12,7 +12,7 @@ import sqlite3
 from collections.abc import Iterator
 
 from ....sites.reddit.queries import forum_posts, forum_summaries, post_path
-from ...families import PristineData, TaskFamily
+from ...families import PristineData, TaskFamily, program_html_eval
 from ...oracle import OracleContext
 from ..gitlab.common import USER as GITLAB_USER
 from ..reddit.common import listing, open_forum, unique_first
@@ -24,7 +24,6 @@ from .common import (
     money,
     new_issue,
     product_price,
-    program,
     rng_for,
     rows,
     switch_to,
@@ -46,8 +45,8 @@ def own_projects(conn: sqlite3.Connection) -> list[sqlite3.Row]:
 def issue_check(project: sqlite3.Row, title: str, description_includes: list[str]) -> dict:
     """The check of a "file an issue" task: the project's next issue has the title and quotes the fact."""
     url = f"{GITLAB}/{project['namespace']}/{project['path']}/-/issues/{project['next_iid']}"
-    return program((url, ISSUE_TITLE, {"exact_match": title}),
-                   (url, ISSUE_DESCRIPTION, {"must_include": description_includes}))
+    return program_html_eval((url, ISSUE_TITLE, {"exact_match": title}),
+                             (url, ISSUE_DESCRIPTION, {"must_include": description_includes}))
 
 
 # -- an issue that quotes a store price ----------------------------------------------------

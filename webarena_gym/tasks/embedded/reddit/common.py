@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterator
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from ....evaluators.functions import register_function
 from ....sites.reddit.queries import SORTS, post_path
-from ...families import PristineData, TaskFamily
+from ...families import single_site_family
 
 if TYPE_CHECKING:
     from ...oracle import OracleContext
@@ -20,48 +21,9 @@ USER = "MarvelsGrantMan136"
 # -- task dicts --------------------------------------------------------------------------
 
 
-def fill(template: str, values: dict[str, Any]) -> str:
-    for key, value in values.items():
-        template = template.replace("{{" + key + "}}", str(value))
-    return template
-
-
-def family(name: str, template: str, kind: str, instances: Callable[[sqlite3.Connection], Iterable[tuple]],
-            solve: Callable[[OracleContext], Iterator[str]]) -> TaskFamily:
-    """A family whose ``instances(conn)`` yields (instantiation, eval[, start_url]) tuples."""
-
-    def instantiate(pristine: PristineData) -> list[dict[str, Any]]:
-        tasks = []
-        for values, evaluation, *start in instances(pristine("reddit")):
-            tasks.append({
-                "sites": ["reddit"], "require_login": True, "storage_state": "./.auth/reddit_state.json",
-                "start_url": start[0] if start else REDDIT, "geolocation": None,
-                "intent": fill(template, values), "instantiation_dict": values, "eval": evaluation,
-            })
-        return tasks
-
-    return TaskFamily(name=f"reddit.{name}", sites=("reddit",), intent_template=template,
-                      instantiate=instantiate, solve=solve, kind=kind)
-
-
-def answer(**answers: Any) -> dict[str, Any]:
-    return {"eval_types": ["string_match"], "reference_answers": answers, "reference_url": "", "program_html": []}
-
-
-def url(reference: str, note: str = "EXACT") -> dict[str, Any]:
-    return {"eval_types": ["url_match"], "reference_answers": None, "reference_url": reference,
-            "url_note": note, "program_html": []}
-
-
-def program(*targets: tuple[str, str, dict[str, Any]], reference_url: str = "", note: str = "") -> dict[str, Any]:
-    evaluation = {
-        "eval_types": (["url_match"] if reference_url else []) + ["program_html"],
-        "reference_answers": None, "reference_url": reference_url,
-        "program_html": [{"url": u, "locator": loc, "required_contents": req} for u, loc, req in targets],
-    }
-    if note:
-        evaluation["url_note"] = note
-    return evaluation
+#: ``family(name, template, kind, instances, solve)``: a forum family; ``instances(conn)`` yields
+#: (instantiation, eval[, start_url]).
+family = partial(single_site_family, "reddit", start_url=REDDIT)
 
 
 # -- queries -----------------------------------------------------------------------------

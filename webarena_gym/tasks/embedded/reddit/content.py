@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from ....sites.reddit.queries import comment_path, forum_posts, forum_summaries, post_path
-from ...families import TaskFamily
+from ...families import TaskFamily, program_html_eval
 from .common import (
     REDDIT,
     USER,
@@ -13,7 +13,6 @@ from .common import (
     listing,
     open_forum,
     post_url,
-    program,
     subscribed_forums,
     unique_first,
     voted_by_user,
@@ -30,7 +29,7 @@ def _edit_bio(conn):
     for i in range(12):
         a, b = forums[i][2], forums[(i + 9) % len(forums)][2]
         bio = BIO_PHRASES[i % len(BIO_PHRASES)].format(a=a, b=b)
-        yield {"content": bio}, program(
+        yield {"content": bio}, program_html_eval(
             (f"{REDDIT}/user/{USER}", "document.querySelector('.user-bio__biography').outerText", {"exact_match": bio}))
 
 
@@ -48,7 +47,7 @@ def _vote_post(conn):
         action, which, sort = ("Upvote", "newest", "new") if i % 2 == 0 else ("Downvote", "top", "top")
         post = unique_first(forum_posts(conn, fid, sort), 3) if sort == "top" else forum_posts(conn, fid, sort)[0]
         if post and post[0] not in voted:
-            yield {"action": action, "which": which, "forum": forum}, program(
+            yield {"action": action, "which": which, "forum": forum}, program_html_eval(
                 (post_url(post), VOTE_LOCATOR, {"must_include": [action + "d"]}))
 
 
@@ -78,7 +77,7 @@ def _reply_to_comment(conn):
         seen.add(sid)
         content = REPLIES[len(seen) % len(REPLIES)].format(user=user)
         yield ({"user": user, "title": title, "content": content},
-               program((REDDIT + comment_path(forum, sid, cid), "", {"must_include": [content]})),
+               program_html_eval((REDDIT + comment_path(forum, sid, cid), "", {"must_include": [content]})),
                REDDIT + post_path(forum, sid, title))
 
 
@@ -105,7 +104,7 @@ def _create_forum(conn):
         description = f"A friendly corner for {title.lower()} fans"
         sidebar = SIDEBARS[i % len(SIDEBARS)]
         edit = f"{REDDIT}/f/{name}/edit"
-        yield {"name": name, "description": description, "sidebar_list": str(sidebar)}, program(
+        yield {"name": name, "description": description, "sidebar_list": str(sidebar)}, program_html_eval(
             (edit, "document.querySelector('#forum_description').value", {"must_include": [description]}),
             (edit, "document.querySelector('#forum_sidebar').value", {"must_include": sidebar}))
 
@@ -125,7 +124,7 @@ def _post_in_forum(conn):
     for _fid, forum, title, *_ in forum_summaries(conn):
         post_title = f"Looking for {title.lower()} recommendations"
         body = f"What should a newcomer to {title.lower()} start with?"
-        yield {"forum": forum, "title": post_title, "body": body}, program(
+        yield {"forum": forum, "title": post_title, "body": body}, program_html_eval(
             (f"func:reddit_newest_post_url('{USER}')", "document.querySelector('.submission__inner').outerText",
              {"must_include": [post_title, body]}),
             reference_url=f"{REDDIT}/f/{forum}", note="GOLD in PRED")
@@ -146,7 +145,7 @@ def _subscribe_from_thread(conn):
     for fid, forum, *_ in forum_summaries(conn):
         top = unique_first(forum_posts(conn, fid, "top"), 3)
         if top and forum not in already:
-            yield {"forum": forum}, program(
+            yield {"forum": forum}, program_html_eval(
                 ("last", "document.querySelector('.forum-card button').outerText", {"exact_match": "Unsubscribe"}),
                 reference_url=post_url(top), note="EXACT")
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 
 from ....sites.reddit.queries import forum_posts, forum_summaries
-from ...families import TaskFamily
-from .common import REDDIT, answer, family, listing, open_forum, open_post, unique_first, url
+from ...families import TaskFamily, string_match_eval, url_match_eval
+from .common import REDDIT, family, listing, open_forum, open_post, unique_first
 
 # -- information seeking (string_match) --------------------------------------------------
 
@@ -15,7 +15,7 @@ def _top_post_title(conn):
     for fid, forum, *_ in forum_summaries(conn):
         top = unique_first(forum_posts(conn, fid, "top"), 3)
         if top:
-            yield {"forum": forum}, answer(exact_match=top[1])
+            yield {"forum": forum}, string_match_eval(exact_match=top[1])
 
 
 def _solve_top_post_title(ctx):
@@ -25,7 +25,7 @@ def _solve_top_post_title(ctx):
 
 def _latest_poster(conn):
     for fid, forum, *_ in forum_summaries(conn):
-        yield {"forum": forum}, answer(exact_match=forum_posts(conn, fid, "new")[0][2])
+        yield {"forum": forum}, string_match_eval(exact_match=forum_posts(conn, fid, "new")[0][2])
 
 
 def _solve_latest_poster(ctx):
@@ -36,7 +36,7 @@ def _solve_latest_poster(ctx):
 def _subscriber_count(conn):
     for _fid, forum, _title, count, _n in forum_summaries(conn):
         shown = f"{count:,} |OR| {count}" if count >= 1000 else str(count)
-        yield {"forum": forum}, answer(must_include=[shown])
+        yield {"forum": forum}, string_match_eval(must_include=[shown])
 
 
 def _solve_subscriber_count(ctx):
@@ -50,7 +50,7 @@ def _comment_count(conn):
         " JOIN forums f ON f.id = s.forum_id WHERE s.id % 23 = 5 ORDER BY s.id"
     ).fetchall()
     for title, forum, count in rows:
-        yield {"title": title, "forum": forum}, answer(must_include=[str(count)])
+        yield {"title": title, "forum": forum}, string_match_eval(must_include=[str(count)])
 
 
 def _solve_comment_count(ctx):
@@ -65,7 +65,7 @@ def _negative_comments(conn):
             "SELECT COUNT(*) FROM comments c JOIN users u ON u.id = c.user_id"
             " WHERE u.username = ? AND c.downvotes > c.upvotes", (author,)
         ).fetchone()[0]
-        yield {"forum": forum}, answer(must_include=[str(count)])
+        yield {"forum": forum}, string_match_eval(must_include=[str(count)])
 
 
 def _solve_negative_comments(ctx):
@@ -84,7 +84,7 @@ def _top_author_bio(conn):
         top = unique_first(forum_posts(conn, fid, "top"), 3)
         bio = top and conn.execute("SELECT biography FROM users WHERE username = ?", (top[2],)).fetchone()[0]
         if bio:
-            yield {"forum": forum}, answer(fuzzy_match=[bio])
+            yield {"forum": forum}, string_match_eval(fuzzy_match=[bio])
 
 
 def _solve_top_author_bio(ctx):
@@ -98,7 +98,7 @@ def _post_views(conn):
         "SELECT s.title, f.name FROM submissions s JOIN forums f ON f.id = s.forum_id WHERE s.id % 41 = 7 ORDER BY s.id"
     ).fetchall()
     for title, forum in rows:
-        yield {"title": title, "forum": forum}, answer(fuzzy_match="N/A")
+        yield {"title": title, "forum": forum}, string_match_eval(fuzzy_match="N/A")
 
 
 def _solve_post_views(ctx):
@@ -116,7 +116,7 @@ def _most_commented_of_top(conn):
             continue  # the top-n boundary is a tie
         best = unique_first(sorted(posts[:number], key=lambda p: -p[4]), 4)
         if best:
-            yield {"number": number, "forum": forum}, answer(must_include=[best[1]])
+            yield {"number": number, "forum": forum}, string_match_eval(must_include=[best[1]])
 
 
 def _solve_most_commented_of_top(ctx):
@@ -127,7 +127,7 @@ def _solve_most_commented_of_top(ctx):
 
 def _forum_post_count(conn):
     for _fid, forum, _title, _subs, count in forum_summaries(conn):
-        yield {"forum": forum}, answer(must_include=[str(count)])
+        yield {"forum": forum}, string_match_eval(must_include=[str(count)])
 
 
 def _solve_forum_post_count(ctx):
@@ -147,7 +147,7 @@ def _bigger_forum(conn):
         if forum_a != forum_b and frozenset((forum_a, forum_b)) not in pairs:
             pairs.add(frozenset((forum_a, forum_b)))
             winner = forum_a if subs_a > subs_b else forum_b
-            yield {"forum_a": forum_a, "forum_b": forum_b}, answer(exact_match=winner)
+            yield {"forum_a": forum_a, "forum_b": forum_b}, string_match_eval(exact_match=winner)
 
 
 def _solve_bigger_forum(ctx):
@@ -167,7 +167,7 @@ def _solve_bigger_forum(ctx):
 
 def _forum_top(conn):
     for _fid, forum, *_ in forum_summaries(conn):
-        yield {"forum": forum}, url(f"{REDDIT}/f/{forum}/top |OR| {REDDIT}/f/{forum}?sort=top")
+        yield {"forum": forum}, url_match_eval(f"{REDDIT}/f/{forum}/top |OR| {REDDIT}/f/{forum}?sort=top", "EXACT")
 
 
 def _solve_forum_top(ctx):
@@ -180,7 +180,7 @@ def _most_commented_author(conn):
         best = unique_first(forum_posts(conn, fid, "comments"), 4)
         if best:
             user = best[2]
-            yield {"forum": forum}, url(f"{REDDIT}/user/{user} |OR| {REDDIT}/user/{user}/submissions")
+            yield {"forum": forum}, url_match_eval(f"{REDDIT}/user/{user} |OR| {REDDIT}/user/{user}/submissions", "EXACT")
 
 
 def _solve_most_commented_author(ctx):
@@ -192,7 +192,7 @@ def _solve_most_commented_author(ctx):
 def _second_page_new(conn):
     for _fid, forum, _title, _subs, count in forum_summaries(conn):
         if count > 20:
-            yield {"forum": forum}, url(f"{REDDIT}/f/{forum}/new?page=2", "GOLD in PRED")
+            yield {"forum": forum}, url_match_eval(f"{REDDIT}/f/{forum}/new?page=2", "GOLD in PRED")
 
 
 def _solve_second_page_new(ctx):

@@ -5,12 +5,13 @@ from __future__ import annotations
 import random
 import re
 import sqlite3
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterator
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from ....evaluators.functions import EvaluationPage, register_function
 from ....sites.shopping.data import DEFAULT_EMAIL
-from ...families import PristineData, TaskFamily
+from ...families import single_site_family, string_match_eval
 
 if TYPE_CHECKING:
     from ...oracle import OracleContext
@@ -22,43 +23,11 @@ CHOICE_SEED = 7771
 # -- task dicts --------------------------------------------------------------------------
 
 
-def fill(template: str, values: dict[str, Any]) -> str:
-    for key, value in values.items():
-        template = template.replace("{{" + key + "}}", str(value))
-    return template
-
-
-def family(name: str, template: str, kind: str, instances: Callable[[sqlite3.Connection], Iterable[tuple]],
-           solve: Callable[[OracleContext], Iterator[str]]) -> TaskFamily:
-    """A family whose ``instances(conn)`` yields (instantiation, eval[, start_url]) tuples."""
-
-    def instantiate(pristine: PristineData) -> list[dict[str, Any]]:
-        tasks = []
-        for values, evaluation, *start in instances(pristine("shopping")):
-            tasks.append({
-                "sites": ["shopping"], "require_login": True, "storage_state": "./.auth/shopping_state.json",
-                "start_url": start[0] if start else SHOPPING, "geolocation": None,
-                "intent": fill(template, values), "instantiation_dict": values, "eval": evaluation,
-            })
-        return tasks
-
-    return TaskFamily(name=f"shopping.{name}", sites=("shopping",), intent_template=template,
-                      instantiate=instantiate, solve=solve, kind=kind)
-
-
-def answer(**answers: Any) -> dict[str, Any]:
-    return {"eval_types": ["string_match"], "reference_answers": answers, "reference_url": "", "program_html": [],
-            "string_note": ""}
-
-
-def url_match(reference: str, note: str = "GOLD in PRED") -> dict[str, Any]:
-    return {"eval_types": ["url_match"], "reference_answers": None, "reference_url": reference,
-            "url_note": note, "program_html": []}
-
-
-def program(*targets: tuple[str, str, dict[str, Any]]) -> dict[str, Any]:
-    return {"eval_types": ["program_html"], "reference_answers": None, "reference_url": "",
-            "program_html": [{"url": u, "locator": loc, "required_contents": req} for u, loc, req in targets]}
+#: ``family(name, template, kind, instances, solve)``: a store family; ``instances(conn)`` yields
+#: (instantiation, eval[, start_url]).
+family = partial(single_site_family, "shopping", start_url=SHOPPING)
+#: The store's string_match evals carry an empty ``string_note``.
+answer = partial(string_match_eval, string_note="")
 
 
 def money(cents: int) -> str:

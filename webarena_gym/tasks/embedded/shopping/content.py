@@ -6,7 +6,7 @@ import random
 from collections.abc import Iterator
 
 from ....sites.shopping.phrases import PLACES, SECOND_LINES, STREET_NAMES, US_STATES
-from ...families import TaskFamily
+from ...families import TaskFamily, program_html_eval
 from .common import (
     CHOICE_SEED,
     SHOPPING,
@@ -18,7 +18,6 @@ from .common import (
     open_category,
     open_product,
     pick,
-    program,
     rows,
 )
 
@@ -31,7 +30,7 @@ ORDER_ITEMS_LOCATOR = "document.querySelector('.order-details-items.ordered').ou
 def _wishlist_instances(conn):
     candidates = rows(conn, "SELECT name FROM products WHERE id NOT IN (SELECT product_id FROM wishlist_items) ORDER BY id")
     for product in pick(candidates, 20, salt=21):
-        yield {"product": product["name"]}, program((f"{SHOPPING}/wishlist/", WISHLIST_LOCATOR,
+        yield {"product": product["name"]}, program_html_eval((f"{SHOPPING}/wishlist/", WISHLIST_LOCATOR,
                                                      {"must_include": [product["name"]]}))
 
 
@@ -55,7 +54,7 @@ def _rate_instances(conn):
         stars, nickname = rng.randint(1, 5), rng.choice(NICKNAMES)
         locator = "func:shopping_latest_review_field(__page__, '{sku}', '{field}')"
         yield ({"product": product["name"], "num_star": stars, "nickname": nickname},
-               program(("last", locator.format(sku=product["sku"], field="rating"), {"must_include": [str(stars * 20)]}),
+               program_html_eval(("last", locator.format(sku=product["sku"], field="rating"), {"must_include": [str(stars * 20)]}),
                        ("last", locator.format(sku=product["sku"], field="nickname"), {"must_include": [nickname]})))
 
 
@@ -85,7 +84,7 @@ def _cheapest_instances(conn):
         if cheapest[0]["price"] < cheapest[1]["price"] and cheapest[0]["sku"] not in already:
             candidates.append((names[category["id"]][0], cheapest[0]["sku"]))
     for name, sku in pick(candidates, 20, salt=25):
-        yield {"category": name}, program(("func:shopping_latest_order_url()", ORDER_ITEMS_LOCATOR, {"must_include": [sku]}))
+        yield {"category": name}, program_html_eval(("func:shopping_latest_order_url()", ORDER_ITEMS_LOCATOR, {"must_include": [sku]}))
 
 
 def _cheapest_solve(ctx) -> Iterator[str]:
@@ -124,7 +123,7 @@ def _address_instances(conn):
         city, state, postcode = rng.choice(PLACES)
         parts = [street] + ([second] if second else []) + [city, codes[state], postcode]
         required = {"must_include": [street] + ([second] if second else []) + [f"{city}, {state}, {postcode}"]}
-        yield {"address": ", ".join(parts)}, program(
+        yield {"address": ", ".join(parts)}, program_html_eval(
             (f"{SHOPPING}/customer/address/", "document.querySelector('.box.box-address-billing > .box-content').outerText",
              required),
             (f"{SHOPPING}/customer/address/", "document.querySelector('.box.box-address-shipping > .box-content').outerText",

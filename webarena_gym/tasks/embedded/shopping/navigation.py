@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from urllib.parse import urlencode
 
-from ...families import TaskFamily
-from .common import SHOPPING, category_names, category_parent, family, open_category, pick, rows, url_match
+from ...families import TaskFamily, url_match_eval
+from .common import SHOPPING, category_names, category_parent, family, open_category, pick, rows
 
 # -- Browse a category --------------------------------------------------------------------
 
@@ -15,7 +15,7 @@ def _browse_instances(conn):
     names = category_names(conn)
     for category in rows(conn, "SELECT id, url_path FROM categories ORDER BY id"):
         name, parent = names[category["id"]]
-        yield {"category": name}, url_match(f"{SHOPPING}/{category['url_path']}.html")
+        yield {"category": name}, url_match_eval(f"{SHOPPING}/{category['url_path']}.html", "GOLD in PRED")
 
 
 def _browse_solve(ctx) -> Iterator[str]:
@@ -46,7 +46,7 @@ def _search_instances(conn):
         if keyword and keyword not in keywords:
             keywords.append(keyword)
     for keyword in pick(keywords, 20, salt=11):
-        yield {"keyword": keyword}, url_match(f"{SHOPPING}/catalogsearch/result/?{urlencode({'q': keyword})}")
+        yield {"keyword": keyword}, url_match_eval(f"{SHOPPING}/catalogsearch/result/?{urlencode({'q': keyword})}", "GOLD in PRED")
 
 
 def _search_solve(ctx) -> Iterator[str]:
@@ -69,7 +69,7 @@ def _sort_instances(conn):
     for category, order in pick(pairs, 24, salt=13):
         query = urlencode({"product_list_order": "price", "product_list_dir": DIRECTIONS[order]})
         yield ({"category": names[category["id"]][0], "order": order},
-               url_match(f"{SHOPPING}/{category['url_path']}.html?{query}"))
+               url_match_eval(f"{SHOPPING}/{category['url_path']}.html?{query}", "GOLD in PRED"))
 
 
 def _sort_solve(ctx) -> Iterator[str]:

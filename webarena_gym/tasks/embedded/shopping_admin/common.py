@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-import sqlite3
-from collections.abc import Callable, Iterable, Iterator
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterator
+from functools import partial
+from typing import TYPE_CHECKING
 
-from ...families import PristineData, TaskFamily
+from ...families import single_site_family
 
 if TYPE_CHECKING:
     from ...oracle import OracleContext
@@ -20,51 +20,9 @@ MONTHS = [(2022, m) for m in range(1, 13)] + [(2023, m) for m in range(1, 6)]
 NUMBER_WORDS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
                 "fifteen sixteen seventeen eighteen nineteen twenty").split()
 
-Instance = tuple  # (instantiation dict, eval dict[, start url])
-
-
-def fill(template: str, values: dict[str, Any]) -> str:
-    for key, value in values.items():
-        template = template.replace("{{" + key + "}}", str(value))
-    return template
-
-
-def family(name: str, template: str, kind: str, instances: Callable[[sqlite3.Connection], Iterable[Instance]],
-           solve: Callable[[OracleContext], Iterator[str]]) -> TaskFamily:
-    """A family whose ``instances(conn)`` yields (instantiation, eval[, start_url]) over the pristine admin data."""
-
-    def instantiate(pristine: PristineData) -> list[dict[str, Any]]:
-        tasks = []
-        for values, evaluation, *start in instances(pristine(SITE)):
-            tasks.append({
-                "sites": [SITE], "require_login": True, "storage_state": "./.auth/shopping_admin_state.json",
-                "start_url": start[0] if start else ADMIN, "geolocation": None,
-                "intent": fill(template, values), "instantiation_dict": values, "eval": evaluation,
-            })
-        return tasks
-
-    return TaskFamily(name=f"{SITE}.{name}", sites=(SITE,), intent_template=template, instantiate=instantiate,
-                      solve=solve, kind=kind)
-
-
-def answer(**answers: Any) -> dict[str, Any]:
-    return {"eval_types": ["string_match"], "reference_answers": answers, "reference_url": "", "program_html": []}
-
-
-def url_eval(reference: str, note: str = "EXACT") -> dict[str, Any]:
-    return {"eval_types": ["url_match"], "reference_answers": None, "reference_url": reference, "url_note": note,
-            "program_html": []}
-
-
-def program(*targets: tuple[str, str, dict[str, Any]], reference_url: str = "", note: str = "") -> dict[str, Any]:
-    evaluation = {
-        "eval_types": (["url_match"] if reference_url else []) + ["program_html"],
-        "reference_answers": None, "reference_url": reference_url,
-        "program_html": [{"url": u, "locator": loc, "required_contents": req} for u, loc, req in targets],
-    }
-    if note:
-        evaluation["url_note"] = note
-    return evaluation
+#: ``family(name, template, kind, instances, solve)``: an admin family; ``instances(conn)`` yields
+#: (instantiation, eval[, start_url]) over the pristine admin data.
+family = partial(single_site_family, SITE, start_url=ADMIN)
 
 
 def count_reference(count: int) -> str:

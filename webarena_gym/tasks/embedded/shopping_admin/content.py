@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING, Any
 
 from ....evaluators.functions import register_function
 from ....sites.shopping_admin.names import CARRIERS
-from .common import ADMIN, SITE, family, filter_orders, menu, open_order, program
+from ...families import program_html_eval
+from .common import ADMIN, SITE, family, filter_orders, menu, open_order
 
 if TYPE_CHECKING:
     from ...oracle import OracleContext
@@ -51,7 +52,7 @@ def _cancellable(conn: sqlite3.Connection):
         "AND NOT EXISTS (SELECT 1 FROM invoice i WHERE i.order_id = o.id) "
         "AND NOT EXISTS (SELECT 1 FROM shipment s WHERE s.order_id = o.id) ORDER BY id").fetchall()
     for (order_id,) in rows[::3]:
-        yield {"id": order_id}, program(
+        yield {"id": order_id}, program_html_eval(
             (_order_url(order_id), "document.querySelector('#order_status').outerText", {"exact_match": "Canceled"}))
 
 
@@ -84,7 +85,7 @@ def _price_changes(conn: sqlite3.Connection):
             new = changed_price(Decimal(f"{price:.2f}"), action, amount)
             if new is not None:
                 break
-        yield {"action": action, "product": name, "amount": amount}, program(
+        yield {"action": action, "product": name, "amount": amount}, program_html_eval(
             (f"{ADMIN}/catalog/product/edit/id/{product_id}/",
              "document.querySelector('input[name=\"product[price]\"]').value", {"exact_match": f"{new:.2f}"}))
 
@@ -114,7 +115,7 @@ def _notifications(conn: sqlite3.Connection):
         if others != 1:
             continue
         message = MESSAGES[i % len(MESSAGES)]
-        yield {"name": name, "message": message}, program(
+        yield {"name": name, "message": message}, program_html_eval(
             (f"func:shopping_admin_latest_order_url('{name}', 'pending')",
              "document.querySelector('#order_history li').outerText",
              {"must_include": [message, "Customer Notified"]}))
@@ -139,7 +140,7 @@ def _shipments(conn: sqlite3.Connection):
     titles = [title for _code, title in CARRIERS[1:]]
     for i, (order_id,) in enumerate(rows[::7]):
         service, tracking = titles[i % len(titles)], str(rng.randint(10**9, 10**10 - 1))
-        yield {"order": order_id, "service": service, "tracking": tracking}, program(
+        yield {"order": order_id, "service": service, "tracking": tracking}, program_html_eval(
             (_order_url(order_id), "document.querySelector('#shipment_tracking').outerText",
              {"must_include": [tracking, service]}))
 
@@ -158,7 +159,7 @@ def solve_ship(ctx: OracleContext) -> Iterator[str]:
 
 def _page_titles(conn: sqlite3.Connection):
     for (page_id, title), heading in zip(conn.execute("SELECT id, title FROM cms_page ORDER BY id"), NEW_TITLES, strict=True):
-        yield {"old-heading": title, "heading": heading}, program(
+        yield {"old-heading": title, "heading": heading}, program_html_eval(
             (f"{ADMIN}/cms/page/edit/page_id/{page_id}/", "document.querySelector('input[name=\"title\"]').value",
              {"exact_match": heading}))
 

@@ -7,8 +7,8 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from ....sites.shopping_admin.data import STATUSES
+from ...families import string_match_eval
 from .common import (
-    answer,
     count_reference,
     family,
     filter_orders,
@@ -53,7 +53,7 @@ def _bestsellers(conn: sqlite3.Connection):
             # only ranks the report shows without a tie on either side
             if (n > 1 and quantities[n - 2] == quantities[n - 1]) or quantities[n] == quantities[n - 1]:
                 continue
-            yield {"n": n, "period": period}, answer(exact_match=ranking[n - 1][0])
+            yield {"n": n, "period": period}, string_match_eval(exact_match=ranking[n - 1][0])
 
 
 def solve_bestseller(ctx: OracleContext) -> Iterator[str]:
@@ -78,7 +78,7 @@ def _review_terms(conn: sqlite3.Connection):
         anywhere = conn.execute("SELECT COUNT(*) FROM review WHERE detail LIKE ? OR title LIKE ?",
                                 (like, like)).fetchone()[0]
         if in_detail and in_detail == anywhere:
-            yield {"term": term}, answer(must_include=[count_reference(in_detail)])
+            yield {"term": term}, string_match_eval(must_include=[count_reference(in_detail)])
 
 
 def solve_review_terms(ctx: OracleContext) -> Iterator[str]:
@@ -94,7 +94,7 @@ def solve_review_terms(ctx: OracleContext) -> Iterator[str]:
 def _top_terms(conn: sqlite3.Connection):
     terms = [r[0] for r in conn.execute("SELECT query_text FROM search_term ORDER BY uses DESC LIMIT 10")]
     for n in range(1, 11):
-        yield {"n": n}, answer(must_include=terms[:n])
+        yield {"n": n}, string_match_eval(must_include=terms[:n])
 
 
 def solve_top_terms(ctx: OracleContext) -> Iterator[str]:
@@ -109,7 +109,7 @@ def solve_top_terms(ctx: OracleContext) -> Iterator[str]:
 def _customers_by_phone(conn: sqlite3.Connection):
     for first, last, email, phone in conn.execute(
             "SELECT firstname, lastname, email, phone FROM customer WHERE id % 5 = 2 ORDER BY id"):
-        yield {"PhoneNum": phone}, answer(must_include=[f"{first} {last}", email])
+        yield {"PhoneNum": phone}, string_match_eval(must_include=[f"{first} {last}", email])
 
 
 def solve_customer_by_phone(ctx: OracleContext) -> Iterator[str]:
@@ -126,7 +126,7 @@ def _invoices(conn: sqlite3.Connection):
     for number, total in conn.execute("SELECT increment_id, grand_total FROM invoice WHERE id % 40 = 7 ORDER BY id"):
         plain = f"{total:.2f}"
         grouped = f"{total:,.2f}"
-        yield {"id": number}, answer(must_include=[plain if plain == grouped else f"{grouped} |OR| {plain}"])
+        yield {"id": number}, string_match_eval(must_include=[plain if plain == grouped else f"{grouped} |OR| {plain}"])
 
 
 def solve_invoice(ctx: OracleContext) -> Iterator[str]:
@@ -149,7 +149,7 @@ def _latest_orders(conn: sqlite3.Connection):
         name, email, total, _ = latest[0]
         values = {"customer name": name, "customer email": email, "grand total": f"${total:,.2f}"}
         for attribute, value in values.items():
-            yield {"attribute": attribute, "status": label.lower()}, answer(fuzzy_match=[value])
+            yield {"attribute": attribute, "status": label.lower()}, string_match_eval(fuzzy_match=[value])
 
 
 def solve_latest_order(ctx: OracleContext) -> Iterator[str]:
@@ -166,7 +166,7 @@ def solve_latest_order(ctx: OracleContext) -> Iterator[str]:
 def _reviews_in_period(conn: sqlite3.Connection):
     for period in periods():
         count = conn.execute("SELECT COUNT(*) FROM review WHERE created_at BETWEEN ? AND ?", _between(period)).fetchone()[0]
-        yield {"time": f"in {period}"}, answer(must_include=[count_reference(count)])
+        yield {"time": f"in {period}"}, string_match_eval(must_include=[count_reference(count)])
 
 
 def solve_reviews_in_period(ctx: OracleContext) -> Iterator[str]:
@@ -182,7 +182,7 @@ def _orders_in_period(conn: sqlite3.Connection):
     for period in periods():
         count = conn.execute("SELECT COUNT(*) FROM sales_order WHERE created_at BETWEEN ? AND ?",
                              _between(period)).fetchone()[0]
-        yield {"period": period}, answer(must_include=[count_reference(count)])
+        yield {"period": period}, string_match_eval(must_include=[count_reference(count)])
 
 
 def solve_orders_in_period(ctx: OracleContext) -> Iterator[str]:
@@ -198,7 +198,7 @@ def _customer_order_counts(conn: sqlite3.Connection):
     for first, last, count in conn.execute(
             "SELECT c.firstname, c.lastname, COUNT(o.id) FROM customer c JOIN sales_order o ON o.customer_id = c.id "
             "WHERE c.id % 6 = 1 GROUP BY c.id ORDER BY c.id"):
-        yield {"customer": f"{first} {last}"}, answer(must_include=[count_reference(count)])
+        yield {"customer": f"{first} {last}"}, string_match_eval(must_include=[count_reference(count)])
 
 
 def solve_customer_order_count(ctx: OracleContext) -> Iterator[str]:
@@ -216,7 +216,7 @@ def _unshipped(conn: sqlite3.Connection):
     rows = conn.execute("SELECT id FROM sales_order o WHERE NOT EXISTS (SELECT 1 FROM shipment s WHERE s.order_id = o.id) "
                         "ORDER BY id").fetchall()
     for (order_id,) in rows[::24]:
-        evaluation = answer(fuzzy_match="N/A")
+        evaluation = string_match_eval(fuzzy_match="N/A")
         evaluation["string_note"] = "The order has no shipment, so it has no tracking number."
         yield {"order": order_id}, evaluation
 

@@ -10,6 +10,7 @@ from urllib.parse import urlencode
 
 from ....sites.shopping_admin.data import STATUSES
 from ....sites.shopping_admin.names import CATEGORIES
+from ...families import program_html_eval, url_match_eval
 from .common import (
     ADMIN,
     MONTHS,
@@ -19,8 +20,6 @@ from .common import (
     month_bounds,
     month_name,
     period_bounds,
-    program,
-    url_eval,
     us,
 )
 
@@ -51,7 +50,7 @@ def _order_filters(conn: sqlite3.Connection):
                 continue
             query = urlencode([("status", status), ("created_from", first.isoformat()), ("created_to", last.isoformat())])
             values = {"status": STATUSES[status].lower(), "month": month_name(year, month)}
-            yield values, url_eval(f"{ADMIN}/sales/order/?{query}", "GOLD in PRED")
+            yield values, url_match_eval(f"{ADMIN}/sales/order/?{query}", "GOLD in PRED")
 
 
 def solve_order_filters(ctx: OracleContext) -> Iterator[str]:
@@ -77,7 +76,7 @@ def _reports(conn: sqlite3.Connection):
             values = {"report": report, "start_date": f"the beginning of {month_name(*MONTHS[a])}",
                       "end_date": f"the end of {month_name(*MONTHS[b])}"}
             query = urlencode([("from", start.isoformat()), ("to", end.isoformat())])
-            yield values, program(
+            yield values, program_html_eval(
                 ("last", "document.querySelector('#sales_report_from').value", {"exact_match": us(start)}),
                 ("last", "document.querySelector('#sales_report_to').value", {"exact_match": us(end)}),
                 reference_url=f"{ADMIN}/reports/report_sales/{segment}/?{query}", note="GOLD in PRED")
@@ -99,7 +98,7 @@ def solve_report(ctx: OracleContext) -> Iterator[str]:
 
 def _themes(conn: sqlite3.Connection):
     for theme_id, title in conn.execute("SELECT id, title FROM theme ORDER BY id"):
-        yield {"name": title}, url_eval(f"{ADMIN}/admin/system_design_theme/edit/id/{theme_id}/")
+        yield {"name": title}, url_match_eval(f"{ADMIN}/admin/system_design_theme/edit/id/{theme_id}/", "EXACT")
 
 
 def solve_theme(ctx: OracleContext) -> Iterator[str]:
@@ -122,7 +121,7 @@ def _product_filters(conn: sqlite3.Connection):
             if not count:
                 continue
             query = urlencode([("category", category), (column, value)])
-            yield {"category": category, "state": state}, url_eval(f"{ADMIN}/catalog/product/?{query}", "GOLD in PRED")
+            yield {"category": category, "state": state}, url_match_eval(f"{ADMIN}/catalog/product/?{query}", "GOLD in PRED")
 
 
 def solve_product_filters(ctx: OracleContext) -> Iterator[str]:
