@@ -44,10 +44,13 @@ from .rollout import EnvGroup, Trajectory, collect_rollouts, make_env_group
 logger = logging.getLogger(__name__)
 
 
-def task_dataset(envs: EnvGroup) -> Dataset:
-    """One row per task of the envs' task list: its intent as the prompt, and its id."""
+def task_dataset(envs: EnvGroup, task_ids: Sequence[int] | None = None) -> Dataset:
+    """One row per task of the envs' task list (or of ``task_ids``): its intent as the prompt, and its id."""
     envs.ensure(1)
     tasks = envs.envs[0].unwrapped.tasks
+    if task_ids is not None:
+        wanted = set(task_ids)
+        tasks = [t for t in tasks if t.task_id in wanted]
     return Dataset.from_list(
         [{"prompt": [{"role": "user", "content": t.intent}], "task_id": int(t.task_id)} for t in tasks]
     )
@@ -93,7 +96,7 @@ class MultiTurnGRPOTrainer(GRPOTrainer):
             model=model,
             reward_funcs=[environment_reward],
             args=args,
-            train_dataset=train_dataset if train_dataset is not None else task_dataset(self.envs),
+            train_dataset=train_dataset if train_dataset is not None else task_dataset(self.envs, args.task_ids),
             processing_class=processing_class,
             peft_config=peft_config if peft_config is not None else args.peft_config(),
             callbacks=[*callbacks, MetricsRecorder(plot=args.plot_metrics)],

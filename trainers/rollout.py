@@ -12,8 +12,9 @@ env with the same ``reset``/``step`` shape can replace it in one line of
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -80,19 +81,24 @@ class EnvGroup:
     def reset(self, task_ids: Sequence[int]) -> list[tuple[str, dict[str, Any]]]:
         """Reset env ``i`` on ``task_ids[i]``."""
         self.ensure(len(task_ids))
-        jobs = [self.pool.submit(self.envs[i].reset, options={"task_id": t}) for i, t in enumerate(task_ids)]
-        return [job.result() for job in jobs]
+        return self._gather([self.pool.submit(self.envs[i].reset, options={"task_id": t}) for i, t in enumerate(task_ids)])
 
     def step(self, indices: Sequence[int], actions: Sequence[str]) -> list[tuple[Any, ...]]:
         """Step env ``indices[k]`` with ``actions[k]``; results in the same order."""
-        jobs = [self.pool.submit(self.envs[i].step, a) for i, a in zip(indices, actions)]
+        return self._gather([self.pool.submit(self.envs[i].step, a) for i, a in zip(indices, actions)])
+
+    @staticmethod
+    def _gather(jobs: list[Future]) -> list[Any]:
+        # Let every env finish before an error propagates: closing envs while other threads
+        # still use their worlds would crash inside SQLite.
+        wait(jobs)
         return [job.result() for job in jobs]
 
     def close(self) -> None:
+        self.pool.shutdown(wait=True)
         for env in self.envs:
             env.close()
         self.envs = []
-        self.pool.shutdown(wait=True)
 
 
 def make_env_group(agent: Any, *, workers: int = 4) -> EnvGroup:
@@ -133,7 +139,7 @@ def collect_rollouts(
         batch = [prompt_ids(tokenizer, contexts[i]) for i in live]
         completions = generate(batch)
         # The env gets the text without special tokens; the sampled ids are kept as they are.
-        actions = tokenizer.batch_decode(completions, skip_special_tokens=True)
+        actions = [_printable(text) for text in tokenizer.batch_decode(completions, skip_special_tokens=True)]
         results = envs.step(live, actions)
         for i, ids, context_ids, action, (_prompt, reward, terminated, truncated, info) in zip(
             live, completions, batch, actions, results
@@ -150,3 +156,16 @@ def collect_rollouts(
                     progress.update(1)
     return trajectories
 
+
+#: Characters XML (hence HTML forms) cannot hold: C0 controls other than tab and newlines, and non-characters.
+_UNPRINTABLE = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def _printable(text: str) -> str:
+    """The action text without characters no web page can hold.
+
+    A byte-level model can sample any byte; the direct backend raises (instead of
+    reporting an agent mistake) when such characters are typed into a field, so they
+    are dropped here and one garbled sample cannot stop a run.
+    """
+    return _UNPRINTABLE.sub("", text)

@@ -55,7 +55,7 @@ class TinyModelSpec:
         seed: Seed of the weight initialisation.
     """
 
-    vocab_size: int = 3000
+    vocab_size: int = 8000
     max_token_length: int = 16
     split_words: bool = False
     hidden_size: int = 96
@@ -80,7 +80,7 @@ class TinyModelSpec:
             )
 
 
-def train_tokenizer(texts: Iterable[str], vocab_size: int = 3000, *, max_token_length: int = 16,
+def train_tokenizer(texts: Iterable[str], vocab_size: int = 8000, *, max_token_length: int = 16,
                     split_words: bool = False):
     """A byte-level BPE tokenizer trained on ``texts``, with ChatML special tokens and template.
 

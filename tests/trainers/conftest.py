@@ -38,7 +38,7 @@ def tiny_model_dir(place_family, tmp_path_factory) -> Path:
 
     _tasks, demos = place_family
     return build_tiny_model(tmp_path_factory.mktemp("tiny"), texts=demonstration_texts(demos) * 4,
-                            spec=TinyModelSpec(vocab_size=1200, hidden_size=64, intermediate_size=192))
+                            spec=TinyModelSpec(vocab_size=3000, hidden_size=64, intermediate_size=192))
 
 
 @pytest.fixture(scope="session")
@@ -55,5 +55,5 @@ def bc_model_dir(place_family, tiny_model_dir, tmp_path_factory) -> Path:
 
     _tasks, demos = place_family
     output = tmp_path_factory.mktemp("bc")
-    train_bc(bc_config(output, num_train_epochs=6), str(tiny_model_dir), demonstrations=demos)
+    train_bc(bc_config(output, num_train_epochs=40, logging_steps=4), str(tiny_model_dir), demonstrations=demos)
     return output

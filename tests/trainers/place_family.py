@@ -54,7 +54,7 @@ def bc_config(output_dir: Path, **overrides):
     from trainers.config import BCConfig
 
     settings = dict(
-        output_dir=str(output_dir), max_turns=MAX_TURNS, max_observation_chars=MAX_CHARS, learning_rate=3e-3,
+        output_dir=str(output_dir), max_turns=MAX_TURNS, max_observation_chars=MAX_CHARS, learning_rate=1e-2,
         lr_scheduler_type="constant", per_device_train_batch_size=8, gradient_checkpointing=False,
         save_strategy="no", disable_tqdm=True, seed=0, report_to="none",
     )

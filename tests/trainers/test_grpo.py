@@ -104,3 +104,39 @@ def test_the_interaction_limit_bounds_every_episode(bc_model_dir, make_place_env
         envs.close()
     assert [len(t.turns) for t in trajectories] == [1, 1, 1, 1]
     assert all(t.terminated or t.truncated for t in trajectories)
+
+
+def test_the_config_builds_the_envs_the_agent_trains_in(tmp_path):
+    from trainers.config import AgentArguments
+    from trainers.rollout import make_env_group
+    from webarena_gym.prompts import THINKING_FORMAT
+
+    agent = AgentArguments(split="train", max_turns=4, max_observation_chars=900, thinking=True)
+    envs = make_env_group(agent, workers=1)
+    try:
+        envs.ensure(1)
+        env = envs.envs[0]
+        task_id = env.unwrapped.tasks[0].task_id
+        _prompt, info = envs.reset([task_id])[0]
+    finally:
+        envs.close()
+    assert env.unwrapped.max_steps == 4 and env.unwrapped.max_chars == 900
+    assert info["messages"][0]["content"].endswith(THINKING_FORMAT)
+    assert "(step 1 of 4)" in info["messages"][1]["content"]
+
+
+def test_evaluation_reports_success_per_site(bc_model_dir, make_place_env):
+    from trainers.evaluation import evaluate_model, success_rate
+    from trainers.policy import load_policy
+    from webarena_gym.evaluation import format_success_table
+
+    model, tokenizer = load_policy(str(bc_model_dir))
+    envs = EnvGroup(make_place_env, workers=2)
+    try:
+        results = evaluate_model(model, tokenizer, None, [1, 2, 3], envs=envs, max_new_tokens=24, progress=False)
+    finally:
+        envs.close()
+    assert [r.task_id for r in results] == [1, 2, 3]
+    assert all(r.sites == ["map"] and 1 <= r.steps <= 2 and len(r.actions) == r.steps for r in results)
+    table = format_success_table({"bc": results})
+    assert "map" in table and f"{100 * success_rate(results):.1f}%" in table
