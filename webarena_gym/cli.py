@@ -72,7 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
     baseline = commands.add_parser("baseline", help="oracle and random agent on the embedded suite, success per site")
     baseline.add_argument("--split", default="test", choices=["test", "train"])
     baseline.add_argument("--backend", default="direct", choices=["direct", "playwright"])
-    baseline.add_argument("--max-steps", type=int, default=15)
+    baseline.add_argument("--max-steps", type=int, default=30, help="step limit (30: the evaluation budget)")
     baseline.set_defaults(handler=_baseline)
 
     try:
