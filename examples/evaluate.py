@@ -1,0 +1,58 @@
+"""Success rate of a model per site, and its trajectories as JSONL.
+
+    python examples/evaluate.py --model runs/grpo --split test --max_turns 30 \\
+        --trajectories runs/grpo/test_trajectories.jsonl
+
+Greedy decoding by default (``--temperature`` > 0 samples); the test split with 30
+interactions by default, as WebArena-Lite is evaluated. The agent settings must
+match training (``--max_observation_chars``, ``--thinking``, ``--keep_last_observations``);
+``--max_turns`` may be raised for test-time scaling. Several ``--model`` values give one
+column each.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+
+from transformers import HfArgumentParser, set_seed
+
+from trainers.config import AgentArguments
+from trainers.evaluation import evaluate_model
+from trainers.policy import load_policy
+from webarena_gym.evaluation import format_success_table, write_results
+
+
+@dataclass
+class EvaluationArguments:
+    model: list[str] = field(default_factory=lambda: ["runs/grpo"], metadata={"help": "Model directories or hub ids."})
+    temperature: float = field(default=0.0, metadata={"help": "0 decodes greedily."})
+    max_new_tokens: int = field(default=128, metadata={"help": "Token limit of one turn."})
+    episodes_at_once: int = field(default=16, metadata={"help": "Episodes generated as one batch."})
+    trajectories: str | None = field(default=None, metadata={"help": "Write every episode here (JSONL; "
+                                                                      "with several models, one file each)."})
+    seed: int = field(default=0, metadata={"help": "Seed of sampling."})
+
+
+def main() -> None:
+    logging.basicConfig(level=logging.WARNING)
+    parser = HfArgumentParser((EvaluationArguments, AgentArguments))
+    parser.set_defaults(split="test", max_turns=30)  # WebArena-Lite's evaluation setting
+    args, agent = parser.parse_args_into_dataclasses()
+    agent._validate_agent()
+    columns = {}
+    for index, path in enumerate(args.model):
+        set_seed(args.seed)
+        model, tokenizer = load_policy(path)
+        results = evaluate_model(model, tokenizer, agent, agent.task_ids, max_new_tokens=args.max_new_tokens,
+                                 temperature=args.temperature, episodes_at_once=args.episodes_at_once, desc=path)
+        columns[path.rstrip("/").split("/")[-1] or path] = results
+        if args.trajectories:
+            target = args.trajectories if len(args.model) == 1 else args.trajectories.replace(".jsonl", f".{index}.jsonl")
+            write_results(results, target)
+    print(f"Success rate, {agent.suite} {agent.split} split, at most {agent.max_turns} interactions:")
+    print(format_success_table(columns))
+
+
+if __name__ == "__main__":
+    main()

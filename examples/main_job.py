@@ -1,0 +1,148 @@
+"""The main job: behaviour cloning, then multi-turn GRPO, on the embedded sites with a tiny model on CPU.
+
+Everything is offline and finishes in minutes on a laptop CPU (bf16 on CUDA where there is one):
+
+1. record the oracle's demonstrations on the train tasks of a few task families;
+2. build a tiny Qwen2-style model whose tokenizer is learnt from those pages and actions;
+3. measure its success on the held-out test tasks of the same families (untrained);
+4. BC on the demonstrations (TRL SFT, action tokens only), measure again;
+5. multi-turn GRPO on the train tasks (G rollouts per task, each in its own world), measure again.
+
+    python examples/main_job.py                      # three families on two sites, minutes on 2 CPU cores
+    python examples/main_job.py --families map.zip_code reddit.bigger_forum --grpo-steps 40
+
+Prints success per site before and after, and leaves everything under ``--output``:
+``demos.jsonl``, ``bc/`` and ``grpo/`` (models, ``metrics.jsonl``, ``training_dynamics.png``)
+and ``trajectories_<stage>.jsonl``. A tiny model learns the action format, the sites'
+layout and the easiest families; the paper's numbers need a real model (see train_bc.py).
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import time
+from collections import Counter
+from pathlib import Path
+
+from transformers import set_seed
+
+from trainers.bc import train_bc
+from trainers.config import AgentArguments, BCConfig, MultiTurnGRPOConfig
+from trainers.evaluation import evaluate_model, success_rate
+from trainers.grpo import train_grpo
+from trainers.policy import load_policy
+from trainers.tiny import TinyModelSpec, build_tiny_model, demonstration_texts
+from webarena_gym.demos import record_oracle_demonstrations, write_demonstrations
+from webarena_gym.evaluation import format_success_table, write_results
+from webarena_gym.tasks.embedded_suite import embedded_tasks, family_of
+
+
+#: Families a tiny model can learn in minutes on CPU: the right link or answer follows from the
+#: intent and the page, with no free text to copy (copying names is beyond a model this small).
+DEFAULT_FAMILIES = (
+    "shopping_admin.preview_theme",
+    "shopping_admin.top_search_terms",
+    "map.missing_information",
+)
+
+
+def parse_args() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--output", default="runs/main", help="where demos, models, metrics and plots go")
+    parser.add_argument("--families", nargs="+", default=list(DEFAULT_FAMILIES),
+                        help="task families to train and evaluate on (`webarena-gym tasks stats` lists them)")
+    parser.add_argument("--max-turns", type=int, default=3, help="interaction limit; the families the oracle "
+                                                                   "solves within it are used")
+    parser.add_argument("--max-observation-chars", type=int, default=3000)
+    parser.add_argument("--bc-epochs", type=float, default=30)
+    parser.add_argument("--grpo-steps", type=int, default=40, help="optimizer steps (two per rollout batch)")
+    parser.add_argument("--grpo-tasks-per-step", type=int, default=8)
+    parser.add_argument("--num-generations", type=int, default=4, help="G: rollouts per task")
+    parser.add_argument("--layout", default="turn", choices=["turn", "trajectory"])
+    parser.add_argument("--thinking", action="store_true", help="<think>...</think><answer>...</answer> format")
+    parser.add_argument("--seed", type=int, default=0)
+    return parser.parse_args()
+
+
+def select_tasks(families: list[str], max_turns: int) -> tuple[list[int], list[int], list]:
+    """Train and test task ids of the chosen families, and the oracle's train demonstrations."""
+    train = [t.task_id for t in embedded_tasks("train") if family_of(t.task_id, "train").name in families]
+    if not train:
+        raise SystemExit(f"No train task belongs to the families {families}; see `webarena-gym tasks stats`.")
+    demos = [d for d in record_oracle_demonstrations("train", task_ids=train) if len(d.turns) <= max_turns]
+    families = {family_of(d.task_id, "train").name for d in demos}
+    train_ids = [d.task_id for d in demos]
+    test_ids = [t.task_id for t in embedded_tasks("test") if family_of(t.task_id, "test").name in families]
+    return train_ids, test_ids, demos
+
+
+def main() -> None:
+    args = parse_args()
+    logging.basicConfig(level=logging.WARNING)
+    set_seed(args.seed)
+    out = Path(args.output)
+    out.mkdir(parents=True, exist_ok=True)
+    started = time.perf_counter()
+    agent = dict(suite="embedded", max_turns=args.max_turns, max_observation_chars=args.max_observation_chars,
+                 thinking=args.thinking)
+
+    # The oracle is expected to miss the interaction limit on the longer families; those are skipped.
+    logging.getLogger("webarena_gym.demos").setLevel(logging.ERROR)
+    print(f"[1/5] Oracle demonstrations on the train tasks of {len(args.families)} task families")
+    train_ids, test_ids, demos = select_tasks(args.families, args.max_turns)
+    write_demonstrations(demos, out / "demos.jsonl")
+    families = Counter(family_of(i, "train").name for i in train_ids)
+    print(f"      {len(demos)} demonstrations ({sum(len(d.turns) for d in demos)} turns) from {len(families)} "
+          f"families; {len(test_ids)} held-out test tasks")
+
+    print("[2/5] Tiny model: tokenizer learnt from the demonstrations, Qwen2 weights from a config")
+    tiny = build_tiny_model(out / "tiny", texts=demonstration_texts(demos), spec=TinyModelSpec(seed=args.seed))
+
+    splits = {"train": AgentArguments(split="train", task_ids=train_ids, **agent),
+              "test": AgentArguments(split="test", task_ids=test_ids, **agent)}
+    columns: dict[str, dict] = {"train": {}, "test": {}}
+
+    def measure(stage: str, path: Path) -> str:
+        """Greedy success on the train tasks (seen in training) and the held-out test tasks."""
+        model, tokenizer = load_policy(str(path))
+        for split, settings in splits.items():
+            results = evaluate_model(model, tokenizer, settings, settings.task_ids, max_new_tokens=48,
+                                     desc=f"{split}: {stage}")
+            write_results(results, out / f"trajectories_{split}_{stage.replace(' ', '_').replace('+', '')}.jsonl")
+            columns[split][stage] = results
+        return ", ".join(f"{success_rate(columns[s][stage]):.1%} on {s} tasks" for s in splits)
+
+    print(f"      untrained: {measure('untrained', tiny)}")
+
+    print(f"[3/5] Behaviour cloning ({args.bc_epochs:g} epochs)")
+    bc_config = BCConfig(output_dir=str(out / "bc"), num_train_epochs=args.bc_epochs, learning_rate=1e-2,
+                         lr_scheduler_type="cosine", warmup_steps=10, per_device_train_batch_size=16,
+                         save_strategy="no", seed=args.seed, logging_steps=5, task_ids=train_ids, **agent)
+    train_bc(bc_config, str(tiny), demonstrations=demos)
+    print(f"      after BC: {measure('after BC', out / 'bc')}")
+
+    print(f"[4/5] Multi-turn GRPO ({args.grpo_steps} steps; {args.grpo_tasks_per_step} tasks x "
+          f"G={args.num_generations} rollouts per batch, two clipped updates each; {args.layout} layout)")
+    grpo_config = MultiTurnGRPOConfig(
+        output_dir=str(out / "grpo"), split="train", task_ids=train_ids, layout=args.layout,
+        num_generations=args.num_generations, per_device_train_batch_size=args.grpo_tasks_per_step * args.num_generations,
+        max_steps=args.grpo_steps, num_iterations=2, learning_rate=2e-3, lr_scheduler_type="constant", beta=0.001,
+        max_completion_length=48, save_strategy="no", seed=args.seed, rollout_workers=2, **agent,
+    )
+    trainer = train_grpo(grpo_config, str(out / "bc"))
+    rewards = [log["rollout/reward"] for log in trainer.state.log_history if "rollout/reward" in log]
+    head, tail = rewards[: max(len(rewards) // 5, 1)], rewards[-max(len(rewards) // 5, 1) :]
+    print(f"      rollout reward on train tasks: {sum(head) / len(head):.3f} (first steps) -> "
+          f"{sum(tail) / len(tail):.3f} (last steps)")
+    print(f"      after BC + GRPO: {measure('after BC+GRPO', out / 'grpo')}")
+
+    for split, caption in (("train", "train tasks (BC and GRPO trained on them)"), ("test", "held-out test tasks")):
+        print(f"[5/5] Success rate on the {caption}, greedy, at most {args.max_turns} interactions:")
+        print(format_success_table(columns[split]))
+    print(f"Done in {time.perf_counter() - started:.0f} s. Models, metrics.jsonl, training_dynamics.png and "
+          f"trajectories are in {out}/")
+
+
+if __name__ == "__main__":
+    main()
