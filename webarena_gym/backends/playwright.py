@@ -35,6 +35,26 @@ logger = logging.getLogger(__name__)
 
 ACTION_TIMEOUT_MS = 10_000
 NAVIGATION_TIMEOUT_MS = 30_000
+# How long an action that should navigate (a link, a form submission) waits for the new page.
+EXPECTED_NAVIGATION_MS = 5_000
+
+# Whether an action on the element ``el`` (or the focused element when ``el`` is null)
+# will make the page navigate: following a link, or submitting a form. Key presses and
+# clicks return before a navigation they trigger starts, so the backend must know to wait.
+WILL_NAVIGATE_JS = """([el, action]) => {
+  const target = el || document.activeElement;
+  if (!target) return false;
+  const link = target.closest && target.closest('a[href]');
+  if (link && action !== 'Search') {
+    const href = link.getAttribute('href') || '';
+    return !href.startsWith('#') && !href.startsWith('javascript:') && link.target !== '_blank';
+  }
+  if (!target.form) return false;
+  const tag = target.tagName.toLowerCase();
+  const type = (target.getAttribute('type') || (tag === 'button' ? 'submit' : 'text')).toLowerCase();
+  if (action === 'Click') return (tag === 'button' || tag === 'input') && (type === 'submit' || type === 'image');
+  return tag === 'input' && !['checkbox', 'radio', 'button', 'reset', 'file'].includes(type);
+}"""
 
 
 class BrowserLoop:
@@ -288,19 +308,45 @@ class PlaywrightBackend:
         page = self._page
         before = page.url
         try:
-            await self._perform(page, action, element)
-            await page.wait_for_load_state("load")
-            if self._blocked and page.url != before:  # the page stays where it was
-                await page.go_back(wait_until="load")
-                if page.url != before:
-                    await page.goto(before, wait_until="load")
+            await self._perform_and_settle(page, action, element)
         except InvalidActionError:
             raise
         except Exception as exc:
             if not self._browser.connected() or page.is_closed():
                 raise BrowserUnavailableError(f"Chromium crashed: {exc}") from exc
-            message = str(exc).splitlines()[0]
-            raise InvalidActionError(f"{action.name} failed: {message}") from None
+            if not self._blocked:
+                message = str(exc).splitlines()[0]
+                raise InvalidActionError(f"{action.name} failed: {message}") from None
+        if self._blocked and page.url != before:  # the page stays where it was; execute() says why
+            await page.go_back(wait_until="load")
+            if page.url != before:
+                await page.goto(before, wait_until="load")
+
+    async def _perform_and_settle(self, page: Any, action: Action, element: Element | None) -> None:
+        """Perform the action and wait for the page it leads to, when it leads to one."""
+        from playwright.async_api import TimeoutError as PlaywrightTimeoutError
+
+        if await self._will_navigate(page, action, element):
+            performed = False
+            try:
+                async with page.expect_navigation(wait_until="load", timeout=EXPECTED_NAVIGATION_MS):
+                    await self._perform(page, action, element)
+                    performed = True
+            except PlaywrightTimeoutError as exc:
+                if not performed:
+                    raise
+                logger.debug("%s did not navigate (a script cancelled it): %s", action.name, exc)
+        else:
+            await self._perform(page, action, element)
+        await page.wait_for_load_state("load")
+
+    async def _will_navigate(self, page: Any, action: Action, element: Element | None) -> bool:
+        if action.name not in ("Click", "Press Enter", "Search"):
+            return False
+        if action.name == "Press Enter":
+            return await page.evaluate(WILL_NAVIGATE_JS, [None, action.name])
+        handle = await page.query_selector(f"[{INDEX_ATTRIBUTE}='{element.key}']")
+        return handle is not None and await page.evaluate(WILL_NAVIGATE_JS, [handle, action.name])
 
     async def _perform(self, page: Any, action: Action, element: Element | None) -> None:
         name = action.name
