@@ -37,7 +37,6 @@ from webarena_gym.demos import record_oracle_demonstrations, write_demonstration
 from webarena_gym.evaluation import format_success_table, write_results
 from webarena_gym.tasks.embedded_suite import embedded_tasks, family_of
 
-
 #: Families a tiny model can learn in minutes on CPU: the right link or answer follows from the
 #: intent and the page, with no free text to copy (copying names is beyond a model this small).
 DEFAULT_FAMILIES = (
@@ -57,6 +56,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--max-observation-chars", type=int, default=3000)
     parser.add_argument("--bc-epochs", type=float, default=30)
     parser.add_argument("--grpo-steps", type=int, default=40, help="optimizer steps (two per rollout batch)")
+    parser.add_argument("--grpo-learning-rate", type=float, default=1e-3)
     parser.add_argument("--grpo-tasks-per-step", type=int, default=8)
     parser.add_argument("--num-generations", type=int, default=4, help="G: rollouts per task")
     parser.add_argument("--layout", default="turn", choices=["turn", "trajectory"])
@@ -127,7 +127,8 @@ def main() -> None:
     grpo_config = MultiTurnGRPOConfig(
         output_dir=str(out / "grpo"), split="train", task_ids=train_ids, layout=args.layout,
         num_generations=args.num_generations, per_device_train_batch_size=args.grpo_tasks_per_step * args.num_generations,
-        max_steps=args.grpo_steps, num_iterations=2, learning_rate=2e-3, lr_scheduler_type="constant", beta=0.001,
+        max_steps=args.grpo_steps, num_iterations=2, learning_rate=args.grpo_learning_rate, lr_scheduler_type="constant",
+        beta=0.01,
         max_completion_length=48, save_strategy="no", seed=args.seed, rollout_workers=2, **agent,
     )
     trainer = train_grpo(grpo_config, str(out / "bc"))

@@ -41,7 +41,7 @@ class AgentArguments:
     """
 
     suite: str = field(default="embedded", metadata={"help": "Task suite: 'embedded' or 'webarena-lite'."})
-    split: str = field(default="train", metadata={"help": "Split whose tasks are trained on: 'train' or 'test'."})
+    split: str = field(default="train", metadata={"help": "Task split: 'train' or 'test'."})
     task_ids: list[int] | None = field(default=None, metadata={"help": "Train on these task ids only (default: all)."})
     backend: str | None = field(
         default=None, metadata={"help": "Env backend: 'direct' (in-process, embedded only) or 'playwright'."}
@@ -117,22 +117,40 @@ class LoraArguments:
         )
 
 
-def _resolve_machine_defaults(config: Any) -> None:
-    # TRL turns bf16 on by default, which fails (or crawls) on CPU: decide from the machine.
-    if config.bf16 is None:
-        config.bf16 = cuda_bf16_available()
-    # Checkpointing saves GPU memory on long pages; on CPU it only costs time.
-    if config.activation_checkpointing is None:
-        if config.gradient_checkpointing is None:
-            config.gradient_checkpointing = cuda_bf16_available()
-        # Set the new name ourselves so transformers does not warn about the deprecated one.
-        config.activation_checkpointing = config.gradient_checkpointing
-    if config.report_to is None:
-        config.report_to = default_report_to()
+@dataclass
+class MachineDefaults:
+    """TRL defaults that would break or slow a CPU run, resolved from the machine instead."""
+
+    bf16: bool | None = field(default=None, metadata={"help": "Default: True where CUDA supports bf16, else False."})
+    gradient_checkpointing: bool | None = field(
+        default=None, metadata={"help": "Default: True on CUDA (saves memory on long pages), False on CPU."}
+    )
+    dataloader_pin_memory: bool | None = field(default=None, metadata={"help": "Default: True on CUDA."})
+    report_to: None | str | list[str] = field(
+        default=None, metadata={"help": "Default: 'tensorboard' when installed, else 'none'."}
+    )
+    logging_steps: float = field(default=1, metadata={"help": "Log every this many steps."})
+
+    def _resolve_machine_defaults(self) -> None:
+        # TRL turns bf16 on by default, which fails (or crawls) on CPU: decide from the machine.
+        if self.bf16 is None:
+            self.bf16 = cuda_bf16_available()
+        if self.dataloader_pin_memory is None:
+            import torch
+
+            self.dataloader_pin_memory = torch.cuda.is_available()  # pinning means nothing without a GPU
+        # Checkpointing saves GPU memory on long pages; on CPU it only costs time.
+        if self.activation_checkpointing is None:
+            if self.gradient_checkpointing is None:
+                self.gradient_checkpointing = cuda_bf16_available()
+            # Set the new name ourselves so transformers does not warn about the deprecated one.
+            self.activation_checkpointing = self.gradient_checkpointing
+        if self.report_to is None:
+            self.report_to = default_report_to()
 
 
 @dataclass
-class BCConfig(AgentArguments, LoraArguments, SFTConfig):
+class BCConfig(AgentArguments, LoraArguments, MachineDefaults, SFTConfig):
     """Behaviour cloning: SFT on demonstrations in the compressed-history chat format.
 
     One training row per demonstration turn: the prompt is exactly the context the agent
@@ -153,14 +171,6 @@ class BCConfig(AgentArguments, LoraArguments, SFTConfig):
         metadata={"help": "Truncate rows to this many tokens (None: never). TRL cuts the end, i.e. the action."},
     )
     completion_only_loss: bool | None = field(default=True, metadata={"help": "Loss on the action tokens only."})
-    bf16: bool | None = field(default=None, metadata={"help": "Default: True where CUDA supports bf16, else False."})
-    gradient_checkpointing: bool | None = field(
-        default=None, metadata={"help": "Default: True on CUDA (saves memory on long pages), False on CPU."}
-    )
-    report_to: None | str | list[str] = field(
-        default=None, metadata={"help": "Default: 'tensorboard' when installed, else 'none'."}
-    )
-    logging_steps: float = field(default=1, metadata={"help": "Log every this many steps."})
 
     def __post_init__(self) -> None:
         self._validate_agent()
@@ -174,12 +184,12 @@ class BCConfig(AgentArguments, LoraArguments, SFTConfig):
             raise ValueError(f"max_length must be None or at least 64 tokens, got {self.max_length!r}.")
         if not 0.0 <= self.min_demo_reward <= 1.0:
             raise ValueError(f"min_demo_reward must be in [0, 1], got {self.min_demo_reward!r}.")
-        _resolve_machine_defaults(self)
+        self._resolve_machine_defaults()
         super().__post_init__()
 
 
 @dataclass
-class MultiTurnGRPOConfig(AgentArguments, LoraArguments, GRPOConfig):
+class MultiTurnGRPOConfig(AgentArguments, LoraArguments, MachineDefaults, GRPOConfig):
     """Multi-turn GRPO (WebAgent-R1): G rollouts per task, binary rewards, group-relative advantages.
 
     ``num_generations`` is G; ``max_completion_length`` bounds one turn's output;
@@ -203,14 +213,6 @@ class MultiTurnGRPOConfig(AgentArguments, LoraArguments, GRPOConfig):
     )
     beta: float = field(default=0.001, metadata={"help": "KL coefficient to the reference model."})
     max_completion_length: int | None = field(default=128, metadata={"help": "Tokens per turn."})
-    bf16: bool | None = field(default=None, metadata={"help": "Default: True where CUDA supports bf16, else False."})
-    gradient_checkpointing: bool | None = field(
-        default=None, metadata={"help": "Default: True on CUDA (saves memory on long pages), False on CPU."}
-    )
-    report_to: None | str | list[str] = field(
-        default=None, metadata={"help": "Default: 'tensorboard' when installed, else 'none'."}
-    )
-    logging_steps: float = field(default=1, metadata={"help": "Log every this many steps."})
 
     def __post_init__(self) -> None:
         self._validate_agent()
@@ -226,5 +228,5 @@ class MultiTurnGRPOConfig(AgentArguments, LoraArguments, GRPOConfig):
                 "use_transformers_continuous_batching is not supported: each turn's batch is generated with "
                 "generate() or vLLM. Set it to False."
             )
-        _resolve_machine_defaults(self)
+        self._resolve_machine_defaults()
         super().__post_init__()

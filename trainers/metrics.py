@@ -81,11 +81,12 @@ def plot_training_dynamics(records: Sequence[dict[str, Any]], path: str | Path) 
     columns = min(3, len(panels))
     rows = -(-len(panels) // columns)
     figure, axes = plt.subplots(rows, columns, figsize=(4.2 * columns, 3.2 * rows), squeeze=False)
-    for axis, (title, keys) in zip(axes.flat, panels):
+    for axis, (title, keys) in zip(axes.flat, panels, strict=False):
         for key in keys:
-            points = [(r["step"], r[key]) for r in records if r.get(key) is not None]
-            if points:
-                axis.plot(*zip(*points), marker="o", markersize=3, label=key.split("/")[-1])
+            steps = [r["step"] for r in records if r.get(key) is not None]
+            if steps:
+                values = [r[key] for r in records if r.get(key) is not None]
+                axis.plot(steps, values, marker="o", markersize=3, label=key.split("/")[-1])
         axis.set_title(title, fontsize=10)
         axis.set_xlabel("step")
         axis.grid(alpha=0.3)

@@ -4,9 +4,11 @@ Each turn, the contexts of all live episodes are generated as one batch, then th
 step concurrently. Every turn keeps the exact token ids of its context and of its sampled
 action, so training rows can be rebuilt without re-tokenising what the model produced.
 
-The envs sit behind :class:`EnvGroup`, a list of envs stepped by a thread pool. A vector
-env with the same ``reset``/``step`` shape can replace it in one line of
-:func:`make_env_group`.
+The envs sit behind :class:`EnvGroup`, a list of envs stepped by a thread pool, rather than
+``webarena_gym.make_vec``: a Gymnasium vector env steps every env each call and autoresets
+finished ones, while a rollout batch steps only its live episodes and keeps finished ones
+as they ended. Anything with ``ensure``/``reset``/``step``/``close`` of the same shape
+plugs in through :func:`make_env_group`.
 """
 
 from __future__ import annotations
@@ -85,7 +87,7 @@ class EnvGroup:
 
     def step(self, indices: Sequence[int], actions: Sequence[str]) -> list[tuple[Any, ...]]:
         """Step env ``indices[k]`` with ``actions[k]``; results in the same order."""
-        return self._gather([self.pool.submit(self.envs[i].step, a) for i, a in zip(indices, actions)])
+        return self._gather([self.pool.submit(self.envs[i].step, a) for i, a in zip(indices, actions, strict=True)])
 
     @staticmethod
     def _gather(jobs: list[Future]) -> list[Any]:
@@ -129,7 +131,7 @@ def collect_rollouts(
     """
     trajectories = []
     contexts: list[list[dict[str, str]]] = []
-    for task_id, (_prompt, info) in zip(task_ids, envs.reset(task_ids)):
+    for task_id, (_prompt, info) in zip(task_ids, envs.reset(task_ids), strict=True):
         trajectories.append(Trajectory(int(task_id), info["intent"], list(info["sites"])))
         contexts.append(info["messages"])
     while True:
@@ -142,7 +144,7 @@ def collect_rollouts(
         actions = [_printable(text) for text in tokenizer.batch_decode(completions, skip_special_tokens=True)]
         results = envs.step(live, actions)
         for i, ids, context_ids, action, (_prompt, reward, terminated, truncated, info) in zip(
-            live, completions, batch, actions, results
+            live, completions, batch, actions, results, strict=True
         ):
             trajectory = trajectories[i]
             trajectory.turns.append(

@@ -33,6 +33,10 @@ CHAT_TEMPLATE = (
     "{% if add_generation_prompt %}{{ '<|im_start|>assistant\\n' }}{% endif %}"
 )
 SPECIAL_TOKENS = ("<|endoftext|>", "<|im_start|>", "<|im_end|>")
+#: Message headers as single tokens. The prompt ends with the assistant header, so no merge can
+#: span the boundary between prompt and action: a training row is tokenised exactly like the
+#: context the model generates from.
+HEADER_TOKENS = tuple(f"<|im_start|>{role}\n" for role in ("system", "user", "assistant"))
 
 
 @dataclass(frozen=True)
@@ -43,9 +47,9 @@ class TinyModelSpec:
         vocab_size: Target size of the BPE vocabulary (special tokens included).
         max_token_length: Longest merge in characters.
         split_words: Split text at spaces and punctuation before merging (GPT-2 style). Off by
-            default: merges may then span spaces, so the long, repetitive system prompt and
-            page markup become a few hundred tokens instead of a thousand, which is what
-            makes CPU training of a tiny model take minutes.
+            default: merges may then span spaces and lines, so the long, repetitive
+            system prompt and page markup become a few hundred tokens instead of a thousand,
+            which is what makes CPU training of a tiny model take minutes.
         hidden_size: Width of the residual stream.
         intermediate_size: Width of the MLP.
         num_hidden_layers: Transformer blocks.
@@ -99,7 +103,7 @@ def train_tokenizer(texts: Iterable[str], vocab_size: int = 8000, *, max_token_l
     backend.decoder = decoders.ByteLevel()
     trainer = trainers.BpeTrainer(
         vocab_size=vocab_size,
-        special_tokens=list(SPECIAL_TOKENS),
+        special_tokens=[*SPECIAL_TOKENS, *HEADER_TOKENS],
         initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
         max_token_length=max_token_length,
         show_progress=False,
@@ -111,7 +115,7 @@ def train_tokenizer(texts: Iterable[str], vocab_size: int = 8000, *, max_token_l
         pad_token="<|endoftext|>",
         bos_token=None,
         unk_token=None,
-        additional_special_tokens=["<|im_start|>"],
+        additional_special_tokens=["<|im_start|>", *HEADER_TOKENS],
         chat_template=CHAT_TEMPLATE,
         clean_up_tokenization_spaces=False,
         padding_side="left",  # generation pads on the left

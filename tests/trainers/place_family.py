@@ -13,7 +13,7 @@ from pathlib import Path
 
 from webarena_gym.demos import Demonstration
 from webarena_gym.env import WebArenaEnv
-from webarena_gym.prompts import Turn
+from webarena_gym.prompts import Turn, build_messages
 
 #: Small budgets keep contexts near 1,000 tokens so CPU steps take seconds.
 MAX_CHARS = 2000
@@ -55,8 +55,8 @@ def bc_config(output_dir: Path, **overrides):
 
     settings = dict(
         output_dir=str(output_dir), max_turns=MAX_TURNS, max_observation_chars=MAX_CHARS, learning_rate=1e-2,
-        lr_scheduler_type="constant", per_device_train_batch_size=8, gradient_checkpointing=False,
-        save_strategy="no", disable_tqdm=True, seed=0, report_to="none",
+        lr_scheduler_type="constant", per_device_train_batch_size=8,
+        save_strategy="no", disable_tqdm=True, seed=0,
     )
     settings.update(overrides)
     return BCConfig(**settings)
@@ -68,8 +68,31 @@ def grpo_config(output_dir: Path, **overrides):
     settings = dict(
         output_dir=str(output_dir), max_turns=MAX_TURNS, max_observation_chars=MAX_CHARS, num_generations=4,
         per_device_train_batch_size=8, max_steps=1, learning_rate=1e-3, max_completion_length=24,
-        gradient_checkpointing=False, save_strategy="no", disable_tqdm=True, seed=0, report_to="none",
+        save_strategy="no", disable_tqdm=True, seed=0,
         rollout_workers=2,
     )
     settings.update(overrides)
     return MultiTurnGRPOConfig(**settings)
+
+
+#: A hand-built episode (two pages, two actions) for exact checks of masks and losses.
+PAGES = [("<h1>Home</h1>\n<a id=\"3\">PNC Park</a>", "http://127.0.0.1:3000/"),
+         ("<h1>PNC Park</h1>\n<p>Stadium</p>", "http://127.0.0.1:3000/node/36")]
+ACTIONS = ['do(action="Click", element="3")', 'exit(message="")']
+INTENT = "Open the map page of PNC Park."
+
+
+def hand_built(tokenizer, actions=ACTIONS, *, reward=1.0, cut_last=False):
+    """A hand-built two-turn trajectory as the rollout records it: exact contexts and sampled ids."""
+    from trainers.chat import prompt_ids, text_ids
+    from trainers.rollout import Trajectory, TurnSample
+
+    turns, past = [], []
+    for k, ((page, url), action) in enumerate(zip(PAGES, actions, strict=True)):
+        messages = build_messages(INTENT, past, page, url, max_steps=3)
+        sampled = text_ids(tokenizer, action) + [tokenizer.eos_token_id]
+        if cut_last and k == len(actions) - 1:
+            sampled = sampled[:-1]  # stopped by the token limit, no EOS
+        turns.append(TurnSample(messages, prompt_ids(tokenizer, messages), sampled, action))
+        past.append(Turn(page, action, url))
+    return Trajectory(7, INTENT, ["map"], turns, reward=reward, terminated=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 
 import pytest
@@ -9,11 +10,11 @@ import torch
 
 from trainers.grpo import MultiTurnGRPOTrainer
 from trainers.layouts import trajectory_rows
-from trainers.objective import collate_rows
+from trainers.objective import collate_rows, group_advantages
 from trainers.policy import Sampler
 from trainers.rollout import EnvGroup, collect_rollouts
 
-from .place_family import grpo_config
+from .place_family import grpo_config, hand_built
 
 pytestmark = [pytest.mark.train, pytest.mark.slow]
 
@@ -25,11 +26,11 @@ def _trainer(model_dir, make_env, tmp_path, **overrides) -> MultiTurnGRPOTrainer
 @pytest.mark.parametrize("beta", [0.0, 0.1])
 def test_gradients_flow_only_from_action_tokens(bc_model_dir, make_place_env, tmp_path, beta):
     trainer = _trainer(bc_model_dir, make_place_env, tmp_path, layout="trajectory", beta=beta)
-    sampler = Sampler(trainer.model, trainer.processing_class, max_new_tokens=24, temperature=1.0)
-    trajectories = collect_rollouts(trainer.envs, [1, 2], sampler, trainer.processing_class)
-    rows = trajectory_rows(trajectories, trainer.processing_class)
-    batch = collate_rows(rows, trainer.processing_class.pad_token_id)
-    batch["advantages"] = torch.tensor([1.0, -1.0])  # any non-zero advantages
+    tokenizer = trainer.processing_class
+    winner, loser = hand_built(tokenizer, reward=1.0), hand_built(tokenizer, ['do(action="Wait")', 'exit(message="")'],
+                                                                     reward=0.0)
+    batch = collate_rows(trajectory_rows([winner, loser], tokenizer), tokenizer.pad_token_id)
+    batch["advantages"] = group_advantages(torch.tensor([winner.reward, loser.reward]), 2)
     batch["num_items_in_batch"] = (batch["completion_mask"] * batch["tool_mask"]).sum()
     ids = torch.cat([batch["prompt_ids"], batch["completion_ids"]], dim=1)
     attention = torch.cat([batch["prompt_mask"], batch["completion_mask"]], dim=1)
@@ -59,11 +60,11 @@ def test_gradients_flow_only_from_action_tokens(bc_model_dir, make_place_env, tm
 
 @pytest.mark.parametrize("layout", ["turn", "trajectory"])
 def test_one_step_changes_the_policy_and_logs_the_training_dynamics(bc_model_dir, make_place_env, tmp_path, layout):
-    trainer = _trainer(bc_model_dir, make_place_env, tmp_path, layout=layout, per_device_train_batch_size=16)
+    trainer = _trainer(bc_model_dir, make_place_env, tmp_path, layout=layout, per_device_train_batch_size=32)
     before = {name: p.detach().clone() for name, p in trainer.model.named_parameters()}
     trainer.train()
     log = trainer.state.log_history[0]
-    assert 0.0 < log["rollout/reward"] < 1.0, "the warm-started policy should succeed sometimes, not always"
+    assert log["frac_reward_zero_std"] < 1.0, "some task should have both successes and failures to learn from"
     changed = [name for name, p in trainer.model.named_parameters() if not torch.equal(before[name], p.detach())]
     assert len(changed) == len(before)
     for key in ("rollout/success_rate", "rollout/tokens_per_trajectory", "rollout/interactions", "kl",
@@ -73,10 +74,12 @@ def test_one_step_changes_the_policy_and_logs_the_training_dynamics(bc_model_dir
     records = [json.loads(line) for line in (tmp_path / "metrics.jsonl").read_text().splitlines()]
     assert records[0]["rollout/reward"] == log["rollout/reward"]
     assert (tmp_path / "training_dynamics.png").stat().st_size > 10_000
+    if importlib.util.find_spec("tensorboard"):  # the same numbers reach TRL's tensorboard writer
+        assert list(tmp_path.glob("runs/*/events.out.tfevents.*"))
 
 
 def test_lora_trains_only_the_adapter(bc_model_dir, make_place_env, tmp_path):
-    trainer = _trainer(bc_model_dir, make_place_env, tmp_path, lora_r=4, per_device_train_batch_size=16,
+    trainer = _trainer(bc_model_dir, make_place_env, tmp_path, lora_r=4, per_device_train_batch_size=32,
                        learning_rate=1e-2)
     before = {name: p.detach().clone() for name, p in trainer.model.named_parameters()}
     trainer.train()
@@ -140,3 +143,21 @@ def test_evaluation_reports_success_per_site(bc_model_dir, make_place_env):
     assert all(r.sites == ["map"] and 1 <= r.steps <= 2 and len(r.actions) == r.steps for r in results)
     table = format_success_table({"bc": results})
     assert "map" in table and f"{100 * success_rate(results):.1f}%" in table
+
+
+def test_a_sampled_action_with_control_characters_does_not_stop_a_rollout(make_place_env, tiny_tokenizer):
+    from trainers.chat import text_ids
+
+    script = iter(['do(action="Type", element="1", argument="PNC\x00 Park\x07")', 'exit(message="")'])
+
+    def scripted(batch):  # a policy that writes raw bytes, as a byte-level model can
+        action = next(script)
+        return [text_ids(tiny_tokenizer, action) + [tiny_tokenizer.eos_token_id] for _ in batch]
+
+    envs = EnvGroup(make_place_env, workers=1)
+    try:
+        (trajectory,) = collect_rollouts(envs, [1], scripted, tiny_tokenizer)
+    finally:
+        envs.close()
+    assert trajectory.turns[0].action == 'do(action="Type", element="1", argument="PNC Park")'
+    assert trajectory.turns[0].error == "" and trajectory.terminated

@@ -5,38 +5,20 @@ from __future__ import annotations
 import pytest
 import torch
 
-from trainers.chat import prompt_ids, render, text_ids
+from trainers.chat import prompt_ids, render
 from trainers.layouts import pad_row_count, trajectory_rows, turn_rows
 from trainers.objective import collate_rows, group_advantages, row_advantages
-from trainers.rollout import Trajectory, TurnSample
-from webarena_gym.prompts import OMITTED, Turn, build_messages
+from webarena_gym.prompts import OMITTED
+
+from .place_family import ACTIONS, PAGES, hand_built
 
 pytestmark = pytest.mark.train
-
-PAGES = [("<h1>Home</h1>\n<a id=\"3\">PNC Park</a>", "http://127.0.0.1:3000/"),
-         ("<h1>PNC Park</h1>\n<p>Stadium</p>", "http://127.0.0.1:3000/node/36")]
-ACTIONS = ['do(action="Click", element="3")', 'exit(message="")']
-INTENT = "Open the map page of PNC Park."
-
-
-def hand_built(tokenizer, actions=ACTIONS, *, reward=1.0, cut_last=False) -> Trajectory:
-    """A two-turn trajectory as the rollout records it: exact contexts and sampled ids."""
-    turns, past = [], []
-    for k, ((page, url), action) in enumerate(zip(PAGES, actions)):
-        messages = build_messages(INTENT, past, page, url, max_steps=3)
-        sampled = text_ids(tokenizer, action) + [tokenizer.eos_token_id]
-        if cut_last and k == len(actions) - 1:
-            sampled = sampled[:-1]  # stopped by the token limit, no EOS
-        turns.append(TurnSample(messages, prompt_ids(tokenizer, messages), sampled, action))
-        past.append(Turn(page, action, url))
-    return Trajectory(7, INTENT, ["map"], turns, reward=reward, terminated=True)
-
 
 def test_turn_rows_train_exactly_the_sampled_tokens_on_their_own_context(tiny_tokenizer):
     trajectory = hand_built(tiny_tokenizer)
     rows = turn_rows([trajectory, trajectory])
     assert len(rows) == 4 and [r.trajectory for r in rows] == [0, 0, 1, 1]
-    for row, turn in zip(rows, trajectory.turns):
+    for row, turn in zip(rows, trajectory.turns, strict=False):
         assert row.prompt_ids == prompt_ids(tiny_tokenizer, turn.messages)
         assert row.completion_ids == turn.completion_ids
         assert row.action_mask == [1] * len(turn.completion_ids)
