@@ -22,10 +22,12 @@ from __future__ import annotations
 import argparse
 import logging
 import time
+import warnings
 from collections import Counter
 from pathlib import Path
 
 from transformers import set_seed
+from transformers.utils import logging as transformers_logging
 
 from trainers.bc import train_bc
 from trainers.config import AgentArguments, BCConfig, MultiTurnGRPOConfig
@@ -80,6 +82,8 @@ def select_tasks(families: list[str], max_turns: int) -> tuple[list[int], list[i
 def main() -> None:
     args = parse_args()
     logging.basicConfig(level=logging.WARNING)
+    transformers_logging.disable_progress_bar()  # the bars that matter are ours and the Trainer's
+    warnings.filterwarnings("ignore", message=".*is_gradient_checkpointing.*", category=FutureWarning)  # TRL's call
     set_seed(args.seed)
     out = Path(args.output)
     out.mkdir(parents=True, exist_ok=True)

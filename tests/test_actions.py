@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import pytest
 
 from webarena_gym.actions import ACTIONS, Action, describe_actions, parse_action
@@ -66,3 +68,13 @@ def test_strict_mode_rejects_what_lenient_mode_forgives():
 def test_non_string_input_is_an_agent_error():
     with pytest.raises(InvalidActionError, match="must be a string"):
         parse_action(None)  # type: ignore[arg-type]
+
+
+def test_garbled_model_output_is_judged_by_the_parser_without_python_warnings():
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with pytest.raises(InvalidActionError):
+            parse_action("do(action=1if 1 else 2)", strict=False)
+        action = parse_action('do(action="Type", element="3", argument="C:\\d")', strict=False)
+    assert action.argument == "C:\\d"
+    assert [str(w.message) for w in caught] == []

@@ -21,7 +21,7 @@ from webarena_gym.demos import Demonstration, read_demonstrations
 
 from .chat import demonstration_rows, require_chat_template
 from .config import BCConfig
-from .metrics import MetricsRecorder
+from .metrics import MetricsRecorder, use_compact_progress
 from .policy import load_tokenizer, save_policy
 
 logger = logging.getLogger(__name__)
@@ -84,6 +84,7 @@ def train_bc(
         callbacks=[*callbacks, MetricsRecorder(plot=True)],
     )
     require_chat_template(trainer.processing_class)
+    use_compact_progress(trainer)
     trainer.train()
     save_policy(trainer, args.output_dir)
     return trainer

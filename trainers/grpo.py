@@ -36,10 +36,10 @@ from trl.trainer.utils import use_adapter
 from .chat import require_chat_template
 from .config import MultiTurnGRPOConfig
 from .layouts import pad_row_count, trajectory_rows, turn_rows
-from .metrics import MetricsRecorder
+from .metrics import MetricsRecorder, use_compact_progress
 from .objective import collate_rows, group_advantages, row_advantages
 from .policy import load_tokenizer, save_policy
-from .rollout import EnvGroup, Trajectory, collect_rollouts, make_env_group
+from .rollout import EnvGroup, RolloutClock, Trajectory, collect_rollouts, make_env_group
 
 logger = logging.getLogger(__name__)
 
@@ -103,6 +103,7 @@ class MultiTurnGRPOTrainer(GRPOTrainer):
             rollout_func=self._trajectory_rollout if args.layout == "trajectory" else None,
         )
         require_chat_template(self._tokenizer)
+        use_compact_progress(self)
 
     # -- 1-2. rollouts ----------------------------------------------------------------
     def _play(self, task_ids: Sequence[int]) -> list[Trajectory]:
@@ -112,8 +113,9 @@ class MultiTurnGRPOTrainer(GRPOTrainer):
             completion_ids, _logprobs = self._generate_single_turn(batch, None, {}, 1)
             return completion_ids
 
-        trajectories = collect_rollouts(self.envs, task_ids, generate, self._tokenizer)
-        self._log_rollouts(trajectories)
+        clock = RolloutClock()
+        trajectories = collect_rollouts(self.envs, task_ids, generate, self._tokenizer, clock=clock)
+        self._log_rollouts(trajectories, clock)
         return trajectories
 
     def _generate_and_score_completions(self, inputs: list[dict[str, Any]]) -> dict[str, Any]:
@@ -189,8 +191,8 @@ class MultiTurnGRPOTrainer(GRPOTrainer):
             return self._token_logps(self.model, input_ids, attention_mask, keep)
 
     # -- metrics ------------------------------------------------------------------------
-    def _log_rollouts(self, trajectories: Sequence[Trajectory]) -> None:
-        """The training-dynamics metrics of WebAgent-R1, averaged over this batch's rollouts."""
+    def _log_rollouts(self, trajectories: Sequence[Trajectory], clock: RolloutClock) -> None:
+        """The training-dynamics metrics of WebAgent-R1, averaged over this batch's rollouts, and where the time went."""
         mode = "train" if self.model.training else "eval"
         count = max(len(trajectories), 1)
         turns = [turn for t in trajectories for turn in t.turns]
@@ -202,7 +204,12 @@ class MultiTurnGRPOTrainer(GRPOTrainer):
             "rollout/context_tokens": sum(len(turn.prompt_ids) for turn in turns) / max(len(turns), 1),
             "rollout/invalid_action_rate": sum(bool(turn.error) for turn in turns) / max(len(turns), 1),
             "rollout/truncated_rate": sum(t.truncated for t in trajectories) / count,
+            "time/generation_s": clock.generation_s,
+            "time/env_s": clock.env_s,
+            "time/generated_tokens_per_s": clock.tokens_per_s,
         }
+        if torch.cuda.is_available():
+            values["memory/peak_gib"] = torch.cuda.max_memory_allocated() / 2**30
         for key, value in values.items():
             self._metrics[mode][key].append(float(value))
 

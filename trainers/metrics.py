@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from transformers import TrainerCallback
+from transformers.trainer_callback import ProgressCallback
 
 logger = logging.getLogger(__name__)
 
@@ -29,6 +30,7 @@ PANELS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Loss", ("loss",)),
     ("Action-token accuracy", ("mean_token_accuracy",)),
     ("Entropy", ("entropy",)),
+    ("Rollout time (s)", ("time/generation_s", "time/env_s")),
 )
 METRICS_FILE = "metrics.jsonl"
 FIGURE_FILE = "training_dynamics.png"
@@ -60,6 +62,32 @@ class MetricsRecorder(TrainerCallback):
             path = plot_training_dynamics(self.records, Path(args.output_dir) / FIGURE_FILE)
             if path is not None:
                 logger.info("Training dynamics plotted to %s", path)
+
+
+class CompactProgress(ProgressCallback):
+    """The Trainer's progress bar, with the key numbers as its postfix instead of a printed dict per log."""
+
+    #: Logged keys shown in the bar, and their short names.
+    SHOWN = {"loss": "loss", "rollout/reward": "reward", "kl": "kl", "mean_token_accuracy": "acc"}
+
+    def on_train_begin(self, args, state, control, **kwargs):
+        self.latest: dict[str, str] = {}  # a step that does not log a key keeps its last value shown
+        super().on_train_begin(args, state, control, **kwargs)
+
+    def on_log(self, args, state, control, logs=None, **kwargs):
+        if not state.is_world_process_zero or self.training_bar is None or not logs:
+            return
+        for key, short in self.SHOWN.items():
+            if isinstance(logs.get(key), (int, float)):
+                self.latest[short] = f"{logs[key]:.3g}"
+        if self.latest:
+            self.training_bar.set_postfix(self.latest, refresh=False)
+
+
+def use_compact_progress(trainer: Any) -> None:
+    """Swap the trainer's progress bar for :class:`CompactProgress` (when it shows one)."""
+    if trainer.pop_callback(ProgressCallback) is not None:
+        trainer.add_callback(CompactProgress())
 
 
 def read_metrics(path: str | Path) -> list[dict[str, Any]]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import re
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
@@ -26,6 +27,20 @@ logger = logging.getLogger(__name__)
 
 #: ``generate(prompt_ids_batch) -> completion_ids_batch``: one sampled turn per context.
 Generate = Callable[[list[list[int]]], list[list[int]]]
+
+
+@dataclass
+class RolloutClock:
+    """Where a rollout batch's time went: generating actions vs stepping envs (seconds), and tokens sampled."""
+
+    generation_s: float = 0.0
+    env_s: float = 0.0
+    generated_tokens: int = 0
+
+    @property
+    def tokens_per_s(self) -> float:
+        """Sampled tokens per second of generation."""
+        return self.generated_tokens / self.generation_s if self.generation_s > 0 else 0.0
 
 
 @dataclass
@@ -118,7 +133,13 @@ def make_env_group(agent: Any, *, workers: int = 4) -> EnvGroup:
 
 
 def collect_rollouts(
-    envs: EnvGroup, task_ids: Sequence[int], generate: Generate, tokenizer: Any, *, progress: Any = None
+    envs: EnvGroup,
+    task_ids: Sequence[int],
+    generate: Generate,
+    tokenizer: Any,
+    *,
+    progress: Any = None,
+    clock: RolloutClock | None = None,
 ) -> list[Trajectory]:
     """Play one episode per entry of ``task_ids`` (repeat an id for a group), all at once.
 
@@ -128,10 +149,15 @@ def collect_rollouts(
         generate: Samples one turn for each context of a batch.
         tokenizer: Renders each context with its chat template.
         progress: Optional tqdm-like bar, advanced once per finished episode.
+        clock: Optional :class:`RolloutClock` that accumulates generation and env time.
     """
+    clock = clock if clock is not None else RolloutClock()
     trajectories = []
     contexts: list[list[dict[str, str]]] = []
-    for task_id, (_prompt, info) in zip(task_ids, envs.reset(task_ids), strict=True):
+    started = time.perf_counter()
+    resets = envs.reset(task_ids)
+    clock.env_s += time.perf_counter() - started
+    for task_id, (_prompt, info) in zip(task_ids, resets, strict=True):
         trajectories.append(Trajectory(int(task_id), info["intent"], list(info["sites"])))
         contexts.append(info["messages"])
     while True:
@@ -139,10 +165,15 @@ def collect_rollouts(
         if not live:
             break
         batch = [prompt_ids(tokenizer, contexts[i]) for i in live]
+        started = time.perf_counter()
         completions = generate(batch)
+        clock.generation_s += time.perf_counter() - started
+        clock.generated_tokens += sum(len(ids) for ids in completions)
         # The env gets the text without special tokens; the sampled ids are kept as they are.
         actions = [_printable(text) for text in tokenizer.batch_decode(completions, skip_special_tokens=True)]
+        started = time.perf_counter()
         results = envs.step(live, actions)
+        clock.env_s += time.perf_counter() - started
         for i, ids, context_ids, action, (_prompt, reward, terminated, truncated, info) in zip(
             live, completions, batch, actions, results, strict=True
         ):

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ast
 import re
+import warnings
 from dataclasses import dataclass
 
 from .errors import InvalidActionError
@@ -140,9 +141,21 @@ def parse_action(text: str, *, strict: bool = False) -> Action:
         return _parse_call(call, strict=False)
 
 
+def _parse_python(source: str) -> ast.expr:
+    """The expression ``source`` as a syntax tree (never evaluated), without Python's warnings about it.
+
+    Model output such as ``1if`` or ``"C:\\d"`` makes ``ast.parse`` warn (invalid literal or
+    escape): that is the agent's text, judged by the parser, not a warning for the user.
+    """
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SyntaxWarning)
+        warnings.simplefilter("ignore", DeprecationWarning)
+        return ast.parse(source, mode="eval").body
+
+
 def _parse_expression(source: str) -> ast.Call:
     try:
-        node = ast.parse(source, mode="eval").body
+        node = _parse_python(source)
     except SyntaxError as exc:
         raise InvalidActionError(
             f"Cannot parse action {_preview(source)}: {exc.msg}. Expected e.g. {ACTIONS[0].example()}."
@@ -158,7 +171,7 @@ def _last_call(source: str) -> ast.Call | None:
         start = match.start()
         for end in (m.end() for m in re.finditer(r"\)", source[start:])):
             try:
-                node = ast.parse(source[start : start + end], mode="eval").body
+                node = _parse_python(source[start : start + end])
             except SyntaxError:
                 continue
             if isinstance(node, ast.Call):

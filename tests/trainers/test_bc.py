@@ -72,3 +72,19 @@ def test_bc_without_demonstrations_says_how_to_record_them(tiny_model_dir, tmp_p
 
     with pytest.raises(ValueError, match="webarena-gym demos"):
         train_bc(bc_config(tmp_path), str(tiny_model_dir))
+
+
+def test_the_progress_bar_shows_the_key_numbers_instead_of_printing_each_log(place_family, tiny_model_dir, tmp_path,
+                                                                             capsys):
+    from transformers.trainer_callback import ProgressCallback
+
+    from trainers.bc import train_bc
+    from trainers.metrics import CompactProgress
+
+    _tasks, demos = place_family
+    trainer = train_bc(bc_config(tmp_path, max_steps=3, disable_tqdm=False), str(tiny_model_dir), demonstrations=demos)
+    kinds = [type(c) for c in trainer.callback_handler.callbacks]
+    assert CompactProgress in kinds and ProgressCallback not in kinds
+    captured = capsys.readouterr()
+    assert "loss=" in captured.err and "acc=" in captured.err
+    assert "{'loss'" not in captured.out + captured.err

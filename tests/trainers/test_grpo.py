@@ -70,6 +70,7 @@ def test_one_step_changes_the_policy_and_logs_the_training_dynamics(bc_model_dir
     for key in ("rollout/success_rate", "rollout/tokens_per_trajectory", "rollout/interactions", "kl",
                 "clip_ratio/region_mean"):
         assert key in log
+    assert log["time/generation_s"] > 0 and log["time/env_s"] > 0 and log["time/generated_tokens_per_s"] > 0
     assert 1.0 <= log["rollout/interactions"] <= 3.0
     records = [json.loads(line) for line in (tmp_path / "metrics.jsonl").read_text().splitlines()]
     assert records[0]["rollout/reward"] == log["rollout/reward"]
