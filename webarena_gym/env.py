@@ -84,6 +84,9 @@ class WebArenaEnv(gym.Env[str, str]):
         tasks: Explicit task dicts or :class:`Task` objects (overrides suite/split loading).
         site_urls: Base URL per site for the real sites (overrides ``WA_*`` variables).
         render_mode: ``"ansi"`` returns the current observation from :meth:`render`.
+        step_timeout: Playwright backend: seconds one reset or step may take before the page
+            counts as hung; the step then reports an agent error and the episode goes on.
+            (The direct backend runs in-process and needs none.)
 
     >>> env = WebArenaEnv(suite="embedded", split="test")  # doctest: +SKIP
     >>> observation, info = env.reset(seed=0)               # doctest: +SKIP
@@ -104,6 +107,7 @@ class WebArenaEnv(gym.Env[str, str]):
         tasks: list[Any] | None = None,
         site_urls: dict[str, str] | None = None,
         render_mode: str | None = None,
+        step_timeout: float = 60.0,
     ):
         chosen_by_default = suite is None and tasks is None
         suite = resolve_suite(suite)
@@ -120,6 +124,8 @@ class WebArenaEnv(gym.Env[str, str]):
             )
         if not isinstance(max_steps, int) or max_steps < 1:
             raise ConfigurationError(f"max_steps must be a positive integer, got {max_steps!r}.")
+        if not isinstance(step_timeout, (int, float)) or step_timeout <= 0:
+            raise ConfigurationError(f"step_timeout must be a positive number of seconds, got {step_timeout!r}.")
         if not isinstance(max_chars, int) or max_chars < 200:
             raise ConfigurationError(f"max_chars must be an integer of at least 200, got {max_chars!r}.")
         if render_mode not in (None, "ansi"):
@@ -140,7 +146,7 @@ class WebArenaEnv(gym.Env[str, str]):
             from .sites.world import World
 
             self.world = World()
-        self.backend: Backend = _make_backend(backend, suite, self.world, site_urls)
+        self.backend: Backend = _make_backend(backend, suite, self.world, site_urls, step_timeout)
         all_tasks = load_tasks(suite, split, site_urls=self.backend.sites.urls, tasks=tasks)
         self.tasks = _select_tasks(all_tasks, task_ids, suite, split)
         self.tasks_by_id = {t.task_id: t for t in self.tasks}
@@ -325,14 +331,16 @@ def _configured_sites() -> dict[str, str]:
     return site_urls_from_environment()
 
 
-def _make_backend(name: str, suite: str, world: Any, site_urls: dict[str, str] | None) -> Backend:
+def _make_backend(name: str, suite: str, world: Any, site_urls: dict[str, str] | None,
+                  step_timeout: float) -> Backend:
     if name == "direct":
         from .backends.direct import DirectBackend
 
         return DirectBackend(world)
     from .backends.playwright import PlaywrightBackend
 
-    return PlaywrightBackend(world=world, site_urls=site_urls if suite != "embedded" else None)
+    return PlaywrightBackend(world=world, site_urls=site_urls if suite != "embedded" else None,
+                             step_timeout=step_timeout)
 
 
 def _select_tasks(tasks: list[Task], task_ids: Any, suite: str, split: str) -> list[Task]:

@@ -60,3 +60,10 @@ def test_press_enter_without_focus_and_typing_into_buttons_are_agent_errors(driv
     d.do(d.ctx.type("Search", "tea"))
     d.do('do(action="Press Enter")')
     assert "q=tea" in d.info["url"]
+
+
+def test_going_back_from_the_first_page_is_an_agent_error_and_stays_on_the_page(driver):
+    d = driver.reset(3)
+    start, page_text = d.info["url"], d.ctx.page.text
+    assert d.do('do(action="Go Backward")')["last_action_error"] == "There is no page to go back to."
+    assert d.info["url"] == start and d.ctx.page.text == page_text

@@ -6,6 +6,7 @@ import subprocess
 import sys
 import textwrap
 
+import gymnasium as gym
 import pytest
 
 import webarena_gym
@@ -41,6 +42,34 @@ def test_a_crashed_page_ends_its_episode_and_is_recreated():
         assert infos["episode_end_reason"][0].startswith("crash:")
         observations, rewards, _, truncated, infos = envs.step(['do(action="Wait")', 'do(action="Wait")'])
         assert "<title>" in observations[0] and infos["step"][0] == 0  # a fresh session on the next episode
+    finally:
+        envs.close()
+
+
+def test_an_action_that_outlasts_the_step_timeout_is_an_agent_error():
+    env = gym.make("WebArenaLiteEmbedded-v0", backend="playwright", max_steps=5, step_timeout=0.5)
+    try:
+        env.reset(options={"task_id": reddit_task_id()})
+        observation, _, terminated, truncated, info = env.step('do(action="Wait")')  # waits 1 s
+        assert "did not respond within 0.5 s" in info["last_action_error"] and not (terminated or truncated)
+        observation, _, terminated, truncated, info = env.step('do(action="Go Backward")')  # the episode goes on
+        assert info["last_action_error"] == "There is no page to go back to." and "<title>" in observation
+        assert info["step"] == 2 and not (terminated or truncated)
+    finally:
+        env.close()
+
+
+def test_a_hung_page_ends_its_episode_and_never_hangs_the_vector_env():
+    envs = webarena_gym.make_vec(2, suite="embedded", backend="playwright", max_steps=5, step_timeout=2)
+    try:
+        envs.reset(options={"task_id": reddit_task_id()})
+        hung = envs.envs[0].unwrapped.backend
+        hung._browser.run(hung._page.evaluate("setTimeout(() => { while (true) {} }, 0)"))  # a script gone wild
+        _, _, terminated, truncated, infos = envs.step(['do(action="Scroll Down")'] * 2)
+        assert truncated.tolist() == [True, False] and not terminated.any()
+        assert infos["episode_end_reason"][0].startswith("crash: The page stopped responding")
+        observations, _, _, _, infos = envs.step(['do(action="Scroll Down")'] * 2)
+        assert "<title>" in observations[0] and infos["step"][0] == 0  # a fresh context on the next episode
     finally:
         envs.close()
 

@@ -179,6 +179,7 @@ class PlaywrightBackend:
         self._context: Any = None
         self._page: Any = None
         self._blocked: list[str] = []
+        self._hung = False  # a page that stopped responding: the next start replaces the context
 
     @property
     def sites(self) -> SiteMap:
@@ -192,7 +193,7 @@ class PlaywrightBackend:
         try:
             return self._browser.run(coro, timeout=self.step_timeout)
         except concurrent.futures.TimeoutError:
-            raise InvalidActionError(f"The page did not respond within {self.step_timeout:.0f} s.") from None
+            raise _PageTimeoutError(f"The page did not respond within {self.step_timeout:g} s.") from None
 
     def start(self, start_url: str, *, allowed_sites: tuple[str, ...], login: dict[str, str],
               storage_state: str | None = None) -> None:
@@ -209,6 +210,9 @@ class PlaywrightBackend:
         """A clean session: the env's context is kept when it is healthy and the state is
         cookies only (the embedded sites), else recreated; a new page either way, so
         no history leaks from one episode into the next."""
+        if self._hung and self._context is not None:
+            self._hung = False
+            await self._close_context()  # closing the context ends its hung renderer
         if self._context is not None and not state.get("origins"):
             try:
                 await self._page.close()
@@ -280,7 +284,13 @@ class PlaywrightBackend:
         await route.abort()
 
     def observe(self) -> PageObservation:
-        return simplify_html(self._run(self._snapshot()))
+        try:
+            return simplify_html(self._run(self._snapshot()))
+        except _PageTimeoutError:  # even reading the page hangs: like a crash, the episode ends
+            self._hung = True
+            raise BrowserUnavailableError(
+                f"The page stopped responding (no snapshot within {self.step_timeout:g} s)."
+            ) from None
 
     async def _snapshot(self) -> str:
         page = self._page
@@ -353,7 +363,12 @@ class PlaywrightBackend:
         if name == "Wait":
             await page.wait_for_timeout(1000)
         elif name == "Go Backward":
-            if await page.go_back(wait_until="load") is None:
+            before = page.url
+            went = await page.go_back(wait_until="load") is not None or page.url != before
+            if page.url == "about:blank":  # the blank page every new tab opens on is not the agent's
+                await page.go_forward(wait_until="load")
+                went = False
+            if not went:
                 raise InvalidActionError("There is no page to go back to.")
         elif name == "Go Forward":
             if await page.go_forward(wait_until="load") is None:
@@ -396,6 +411,10 @@ class PlaywrightBackend:
                 logger.debug("Closing the browser context failed: %s", exc)
         if self.world is not None:
             embedded_server().pool.discard(self.world)
+
+
+class _PageTimeoutError(InvalidActionError):
+    """A backend call outlasted ``step_timeout``: an agent error for an action, a hung page for a snapshot."""
 
 
 def _match_option(element: Element, wanted: str) -> str:
