@@ -31,7 +31,7 @@ from trainers.policy import Sampler, load_policy  # noqa: E402
 from trainers.rollout import collect_rollouts, make_env_group  # noqa: E402
 from trainers.tiny import build_tiny_model, demonstration_texts  # noqa: E402
 from webarena_gym.demos import record_oracle_demonstrations  # noqa: E402
-from webarena_gym.tasks.embedded_suite import embedded_tasks, family_of  # noqa: E402
+from webarena_gym.tasks.embedded_suite import family_task_ids  # noqa: E402
 
 FAMILIES = ("map.missing_information", "map.zip_code", "shopping_admin.preview_theme")
 
@@ -40,7 +40,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--episodes", type=int, default=32)
     args = parser.parse_args()
-    ids = [t.task_id for t in embedded_tasks("train") if family_of(t.task_id, "train").name in FAMILIES]
+    ids = family_task_ids("train", FAMILIES)
     task_ids = (ids * (args.episodes // len(ids) + 1))[: args.episodes]
     demos = list(record_oracle_demonstrations("train", task_ids=ids, progress=False))
     agent = AgentArguments(split="train", task_ids=ids, max_turns=3, max_observation_chars=3000)

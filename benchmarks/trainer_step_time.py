@@ -35,7 +35,7 @@ from trainers.config import MultiTurnGRPOConfig, cuda_bf16_available  # noqa: E4
 from trainers.grpo import MultiTurnGRPOTrainer  # noqa: E402
 from trainers.tiny import TinyModelSpec, build_tiny_model, demonstration_texts  # noqa: E402
 from webarena_gym.demos import record_oracle_demonstrations  # noqa: E402
-from webarena_gym.tasks.embedded_suite import embedded_tasks, family_of  # noqa: E402
+from webarena_gym.tasks.embedded_suite import family_task_ids  # noqa: E402
 
 FAMILIES = ("map.missing_information", "map.zip_code", "shopping_admin.preview_theme")
 
@@ -104,7 +104,7 @@ def main() -> None:
     transformers_logging.disable_progress_bar()
     warnings.filterwarnings("ignore", category=FutureWarning)
     warnings.filterwarnings("ignore", message=".*rollout_func.*")
-    task_ids = [t.task_id for t in embedded_tasks("train") if family_of(t.task_id, "train").name in FAMILIES]
+    task_ids = family_task_ids("train", FAMILIES)
     precisions = [False, True] if cuda_bf16_available() else [False]
     device = torch.cuda.get_device_name() if torch.cuda.is_available() else "CPU"
     with tempfile.TemporaryDirectory() as tmp:

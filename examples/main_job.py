@@ -37,7 +37,7 @@ from trainers.policy import load_policy
 from trainers.tiny import TinyModelSpec, build_tiny_model, demonstration_texts
 from webarena_gym.demos import record_oracle_demonstrations, write_demonstrations
 from webarena_gym.evaluation import format_success_table, write_results
-from webarena_gym.tasks.embedded_suite import embedded_tasks, family_of
+from webarena_gym.tasks.embedded_suite import family_of, family_task_ids
 
 #: Families a tiny model can learn in minutes on CPU: the right link or answer follows from the
 #: intent and the page, with no free text to copy (copying names is beyond a model this small).
@@ -69,13 +69,13 @@ def parse_args() -> argparse.Namespace:
 
 def select_tasks(families: list[str], max_turns: int) -> tuple[list[int], list[int], list]:
     """Train and test task ids of the chosen families, and the oracle's train demonstrations."""
-    train = [t.task_id for t in embedded_tasks("train") if family_of(t.task_id, "train").name in families]
+    train = family_task_ids("train", families)
     if not train:
         raise SystemExit(f"No train task belongs to the families {families}; see `webarena-gym tasks stats`.")
     demos = [d for d in record_oracle_demonstrations("train", task_ids=train) if len(d.turns) <= max_turns]
     families = {family_of(d.task_id, "train").name for d in demos}
     train_ids = [d.task_id for d in demos]
-    test_ids = [t.task_id for t in embedded_tasks("test") if family_of(t.task_id, "test").name in families]
+    test_ids = family_task_ids("test", families)
     return train_ids, test_ids, demos
 
 

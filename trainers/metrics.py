@@ -111,9 +111,9 @@ def plot_training_dynamics(records: Sequence[dict[str, Any]], path: str | Path) 
     figure, axes = plt.subplots(rows, columns, figsize=(4.2 * columns, 3.2 * rows), squeeze=False)
     for axis, (title, keys) in zip(axes.flat, panels, strict=False):
         for key in keys:
-            steps = [r["step"] for r in records if r.get(key) is not None]
-            if steps:
-                values = [r[key] for r in records if r.get(key) is not None]
+            points = [(r["step"], r[key]) for r in records if r.get(key) is not None]
+            if points:
+                steps, values = zip(*points, strict=True)
                 axis.plot(steps, values, marker="o", markersize=3, label=key.split("/")[-1])
         axis.set_title(title, fontsize=10)
         axis.set_xlabel("step")

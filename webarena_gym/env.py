@@ -84,9 +84,10 @@ class WebArenaEnv(gym.Env[str, str]):
         tasks: Explicit task dicts or :class:`Task` objects (overrides suite/split loading).
         site_urls: Base URL per site for the real sites (overrides ``WA_*`` variables).
         render_mode: ``"ansi"`` returns the current observation from :meth:`render`.
-        step_timeout: Playwright backend: seconds one reset or step may take before the page
-            counts as hung; the step then reports an agent error and the episode goes on.
-            (The direct backend runs in-process and needs none.)
+        step_timeout: Playwright backend: seconds one browser call may take. An action that
+            outlasts it is an agent error and the episode goes on; a page that cannot even be
+            read within it is hung, and the step raises :class:`BrowserUnavailableError` (a
+            vector env ends that episode). The direct backend runs in-process and needs none.
 
     >>> env = WebArenaEnv(suite="embedded", split="test")  # doctest: +SKIP
     >>> observation, info = env.reset(seed=0)               # doctest: +SKIP

@@ -9,7 +9,13 @@ import pytest
 
 from webarena_gym.env import WebArenaEnv
 from webarena_gym.tasks.embedded import all_families
-from webarena_gym.tasks.embedded_suite import TEST_QUOTA, embedded_tasks, family_of, site_group
+from webarena_gym.tasks.embedded_suite import (
+    TEST_QUOTA,
+    embedded_tasks,
+    family_of,
+    family_task_ids,
+    site_group,
+)
 from webarena_gym.tasks.oracle import OracleError, play
 
 
@@ -119,3 +125,12 @@ def test_oracle_solves_one_train_task_per_family_on_the_playwright_backend():
         assert play_all(env, "train", ids) == []
     finally:
         env.close()
+
+
+def test_family_task_ids_are_the_tasks_each_named_family_produced():
+    names = ["map.zip_code", "shopping_admin.preview_theme"]
+    for split in ("test", "train"):
+        ids = family_task_ids(split, names)
+        expected = [t.task_id for t in embedded_tasks(split) if family_of(t.task_id, split).name in names]
+        assert ids == expected and len(ids) >= 2
+    assert family_task_ids("train", ["no.such_family"]) == []

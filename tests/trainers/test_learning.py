@@ -18,7 +18,7 @@ from trainers.policy import Sampler, load_policy
 from trainers.rollout import EnvGroup, collect_rollouts, make_env_group
 from trainers.tiny import TinyModelSpec, build_tiny_model, demonstration_texts
 from webarena_gym.demos import record_oracle_demonstrations
-from webarena_gym.tasks.embedded_suite import embedded_tasks, family_of
+from webarena_gym.tasks.embedded_suite import family_task_ids
 
 pytestmark = [pytest.mark.train, pytest.mark.slow]
 
@@ -37,7 +37,7 @@ def sampled_success(model_dir, envs: EnvGroup, task_ids: list[int]) -> float:
 
 
 def test_grpo_raises_the_success_rate_after_a_bc_warm_start(tmp_path):
-    task_ids = [t.task_id for t in embedded_tasks("train") if family_of(t.task_id, "train").name == FAMILY]
+    task_ids = family_task_ids("train", [FAMILY])
     assert len(task_ids) >= 4
     demos = list(record_oracle_demonstrations("train", task_ids=task_ids, progress=False))
     tiny = build_tiny_model(tmp_path / "tiny", texts=demonstration_texts(demos),

@@ -38,11 +38,12 @@ NAVIGATION_TIMEOUT_MS = 30_000
 # How long an action that should navigate (a link, a form submission) waits for the new page.
 EXPECTED_NAVIGATION_MS = 5_000
 
-# Whether an action on the element ``el`` (or the focused element when ``el`` is null)
-# will make the page navigate: following a link, or submitting a form. Key presses and
-# clicks return before a navigation they trigger starts, so the backend must know to wait.
-WILL_NAVIGATE_JS = """([el, action]) => {
-  const target = el || document.activeElement;
+# Whether an action on the element matching ``selector`` (or the focused element when
+# ``selector`` is null) will make the page navigate: following a link, or submitting a form.
+# Key presses and clicks return before a navigation they trigger starts, so the backend
+# must know to wait.
+WILL_NAVIGATE_JS = """([selector, action]) => {
+  const target = selector ? document.querySelector(selector) : document.activeElement;
   if (!target) return false;
   const link = target.closest && target.closest('a[href]');
   if (link && action !== 'Search') {
@@ -353,10 +354,8 @@ class PlaywrightBackend:
     async def _will_navigate(self, page: Any, action: Action, element: Element | None) -> bool:
         if action.name not in ("Click", "Press Enter", "Search"):
             return False
-        if action.name == "Press Enter":
-            return await page.evaluate(WILL_NAVIGATE_JS, [None, action.name])
-        handle = await page.query_selector(f"[{INDEX_ATTRIBUTE}='{element.key}']")
-        return handle is not None and await page.evaluate(WILL_NAVIGATE_JS, [handle, action.name])
+        selector = None if action.name == "Press Enter" else _element_selector(element)
+        return await page.evaluate(WILL_NAVIGATE_JS, [selector, action.name])
 
     async def _perform(self, page: Any, action: Action, element: Element | None) -> None:
         name = action.name
@@ -378,7 +377,7 @@ class PlaywrightBackend:
         elif name in ("Scroll Down", "Scroll Up"):
             await page.mouse.wheel(0, 600 if name == "Scroll Down" else -600)
         else:
-            locator = page.locator(f"[{INDEX_ATTRIBUTE}='{element.key}']")
+            locator = page.locator(_element_selector(element))
             # The embedded sites have no scripts, animations or overlays: Playwright's
             # actionability waits (stable for two frames, hit-target checks) only cost time
             # there. On the real sites they guard against clicking a page that is not ready.
@@ -411,6 +410,11 @@ class PlaywrightBackend:
                 logger.debug("Closing the browser context failed: %s", exc)
         if self.world is not None:
             embedded_server().pool.discard(self.world)
+
+
+def _element_selector(element: Element) -> str:
+    """The CSS selector of an observed element (by the index the snapshot gave it)."""
+    return f"[{INDEX_ATTRIBUTE}='{element.key}']"
 
 
 class _PageTimeoutError(InvalidActionError):

@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 import zlib
 from collections import defaultdict
+from collections.abc import Iterable
 from functools import cache
 from typing import Any
 
@@ -98,6 +99,12 @@ def family_of(task_id: int, split: str) -> TaskFamily:
     if family is None:
         raise KeyError(f"No embedded {split} task {task_id}")
     return family
+
+
+def family_task_ids(split: str, families: Iterable[str]) -> list[int]:
+    """Ids of the ``split`` tasks produced by the named families, in suite order."""
+    wanted = set(families)
+    return [task_id for task_id, family in _families_by_id(split).items() if family.name in wanted]
 
 
 @cache
