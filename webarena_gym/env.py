@@ -19,7 +19,7 @@ from typing import Any
 
 import gymnasium as gym
 
-from .actions import Action, describe_actions, parse_action
+from .actions import MAX_ACTION_CHARS, Action, describe_actions, parse_action
 from .backends.base import Backend
 from .errors import ConfigurationError, InvalidActionError, UnknownTaskError
 from .observation import DEFAULT_MAX_CHARS, PageObservation
@@ -160,7 +160,7 @@ class WebArenaEnv(gym.Env[str, str]):
         self.tasks_by_id = {t.task_id: t for t in self.tasks}
 
         self.observation_space = UnicodeText(max_length=max_chars + 2_000)
-        self.action_space = UnicodeText(max_length=100_000)
+        self.action_space = UnicodeText(max_length=MAX_ACTION_CHARS)
         self.task: Task | None = None
         self._steps = 0
         self._scroll = 0
