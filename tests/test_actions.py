@@ -78,3 +78,40 @@ def test_garbled_model_output_is_judged_by_the_parser_without_python_warnings():
         action = parse_action('do(action="Type", element="3", argument="C:\\d")', strict=False)
     assert action.argument == "C:\\d"
     assert [str(w.message) for w in caught] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "fragment"),
+    [
+        ('do(action="Click", element="\ud800")', "lone surrogate"),
+        ('exit(message="it is \udfff")', "lone surrogate"),
+        ('do(action="Type", element="3", argument="a\x00b")', "NUL character"),
+        ('do(action="Type", element="3", argument="PNC\x07 Park")', "control character '\\x07'"),
+        ('do(action="Search", element="3", argument="\x1b[31m")', "control character '\\x1b'"),
+        ("do(" * 100_000 + ")" * 100_000, "do needs action="),
+        ('do(action="Click", element=' + "1+" * 200_000 + "1)", "nested too deeply"),
+        ("do(action=" + "[" * 50_000 + "]" * 50_000 + ")", "too many nested"),
+        ('exit(message="' + "a" * 1_000_000 + '")', "at most 1,000,000"),
+    ],
+)
+def test_hostile_actions_are_agent_mistakes(text, fragment):
+    with pytest.raises(InvalidActionError) as caught:
+        parse_action(text)
+    assert fragment in str(caught.value)
+
+
+def test_answers_may_hold_control_characters_and_tabs():
+    assert parse_action('exit(message="a\\x1bb\tc")').message == "a\x1bb\tc"
+    assert parse_action('do(action="Type", element="3", argument="line one\\nline two\\ttab")').argument == (
+        "line one\nline two\ttab"
+    )
+
+
+def test_free_text_with_many_broken_calls_is_parsed_in_linear_time():
+    # each candidate call is closed by scanning for its parenthesis, never by re-parsing every prefix
+    text = "do(a b) " * 50_000 + 'then do(action="Click", element="4")'
+    assert parse_action(text) == Action("Click", 4)
+    text = 'do(action="Type", element="2", argument="a) b") and some prose'
+    assert parse_action(text).argument == "a) b"
+    with pytest.raises(InvalidActionError):
+        parse_action("do(a b) " * 50_000)

@@ -93,6 +93,49 @@ def test_agent_mistakes_never_raise_and_show_in_next_observation(env):
     assert info["step"] == 3
 
 
+def test_hostile_actions_are_agent_mistakes_that_never_raise(env):
+    env.reset(options={"task_id": first_task_of("reddit").task_id})
+    field = next(e for e in env.unwrapped.page.elements if e.is_text_field())
+    for bad, fragment in [
+        ('do(action="Click", element="\ud800")', "lone surrogate"),
+        (f'do(action="Type", element="{field.id}", argument="PNC\x1b Park\x07")', "control character"),
+        (f'do(action="Type", element="{field.id}", argument="a\x00b")', "NUL character"),
+        ('do(action="Click", element=' + "1+" * 200_000 + "1)", "nested too deeply"),
+        ('exit(message="\udfff")', "lone surrogate"),
+    ]:
+        _, reward, terminated, truncated, info = env.step(bad)
+        assert fragment in info["last_action_error"], bad[:60]
+        assert (reward, terminated) == (0.0, False)
+    assert info["step"] == 5  # each counted (the fifth truncated the 5-step episode)
+
+
+def test_a_long_answer_with_control_characters_is_scored(env):
+    env.reset(options={"task_id": first_task_of("shopping").task_id})
+    answer = ("It is 0. \x1b[0m " * 6_000)[:100_000]
+    _, reward, terminated, _, info = env.step(f"exit(message={answer!r})")
+    assert terminated and reward == 0.0 and info["last_action_error"] == ""
+    assert info["answer"] == answer
+
+
+def test_lenient_evaluation_is_one_explicit_option():
+    task = next(
+        t
+        for t in embedded_tasks("test")
+        if t.eval.eval_types == ("string_match",) and t.eval.reference_answers.exact_match
+    )
+    answer = f'exit(message=" {task.eval.reference_answers.exact_match} ")'
+    rewards = {}
+    for evaluation in ("vab", "lenient"):
+        e = gym.make("WebArenaLite-v0", suite="embedded", evaluation=evaluation)
+        try:
+            e.reset(options={"task_id": task.task_id})
+            rewards[evaluation] = e.step(answer)[1]
+        finally:
+            e.close()
+    # VisualAgentBench strips nothing, so the spaces break exact_match; lenient mode strips them
+    assert rewards == {"vab": 0.0, "lenient": 1.0}
+
+
 def test_typing_into_a_link_is_an_agent_error(env):
     env.reset(options={"task_id": first_task_of("reddit").task_id})
     page = env.unwrapped.page
@@ -155,6 +198,7 @@ def test_scrolling_moves_a_window_over_long_pages():
         ({"suite": "embedded", "max_steps": 0}, "max_steps must be a positive integer"),
         ({"suite": "webarena-lite", "backend": "direct", "site_urls": {"shopping": "http://x:1"}}, "direct backend only"),
         ({"suite": "webarena-lite"}, "WA_SHOPPING"),
+        ({"suite": "embedded", "evaluation": "strict"}, "not an evaluation mode"),
     ],
 )
 def test_configuration_errors_say_how_to_fix(kwargs, fragment, no_real_sites):

@@ -14,7 +14,6 @@ plugs in through :func:`make_env_group`.
 from __future__ import annotations
 
 import logging
-import re
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, wait
@@ -170,7 +169,7 @@ def collect_rollouts(
         clock.generation_s += time.perf_counter() - started
         clock.generated_tokens += sum(len(ids) for ids in completions)
         # The env gets the text without special tokens; the sampled ids are kept as they are.
-        actions = [_printable(text) for text in tokenizer.batch_decode(completions, skip_special_tokens=True)]
+        actions = tokenizer.batch_decode(completions, skip_special_tokens=True)
         started = time.perf_counter()
         results = envs.step(live, actions)
         clock.env_s += time.perf_counter() - started
@@ -188,17 +187,3 @@ def collect_rollouts(
                 if progress is not None:
                     progress.update(1)
     return trajectories
-
-
-#: Characters XML (hence HTML forms) cannot hold: C0 controls other than tab and newlines, and non-characters.
-_UNPRINTABLE = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
-
-
-def _printable(text: str) -> str:
-    """The action text without characters no web page can hold.
-
-    A byte-level model can sample any byte; the direct backend raises (instead of
-    reporting an agent mistake) when such characters are typed into a field, so they
-    are dropped here and one garbled sample cannot stop a run.
-    """
-    return _UNPRINTABLE.sub("", text)

@@ -103,9 +103,17 @@ def describe_actions() -> str:
     return "\n".join(f"- {spec.example()}: {spec.description}" for spec in ACTIONS)
 
 
+#: The longest action text parsed (a 100,000-character answer fits many times over); longer is an agent mistake.
+MAX_ACTION_CHARS = 1_000_000
+#: How many ``do(``/``exit(`` calls in free text are tried, from the last one back.
+_MAX_CALLS_TRIED = 20
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+#: Characters no web page's text field can hold: C0 controls but tab and newlines, and non-characters.
+_UNTYPEABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 _ANSWER_TAG = re.compile(r"<answer>(.*?)(?:</answer>|$)", re.DOTALL | re.IGNORECASE)
 _CODE_FENCE = re.compile(r"```(?:[a-zA-Z]*)\n?(.*?)```", re.DOTALL)
 _CALL_START = re.compile(r"\b(do|exit)\s*\(")
+_SCANNED = re.compile(r"""[\\'"()\[\]{}\n]""")
 
 
 def parse_action(text: str, *, strict: bool = False) -> Action:
@@ -121,6 +129,25 @@ def parse_action(text: str, *, strict: bool = False) -> Action:
     """
     if not isinstance(text, str):
         raise InvalidActionError(f"An action must be a string, got {type(text).__name__}.")
+    if len(text) > MAX_ACTION_CHARS:
+        raise InvalidActionError(f"The action is {len(text):,} characters long; at most {MAX_ACTION_CHARS:,} are read.")
+    surrogate = _LONE_SURROGATE.search(text)
+    if surrogate:
+        raise InvalidActionError(
+            f"The action holds a lone surrogate ({surrogate.group()!r} at position {surrogate.start()}), "
+            "which is not a character: it cannot be typed or sent."
+        )
+    if "\x00" in text:
+        raise InvalidActionError(
+            f"The action holds a NUL character (position {text.index(chr(0))}), which an action cannot contain."
+        )
+    try:
+        return _parse_text(text, strict=strict)
+    except (RecursionError, MemoryError):
+        raise InvalidActionError(f"The action {_preview(text)} is nested too deeply to parse.") from None
+
+
+def _parse_text(text: str, *, strict: bool) -> Action:
     source = text.strip()
     if not source:
         raise InvalidActionError("Empty action. Expected e.g. " + ACTIONS[0].example() + ".")
@@ -156,9 +183,10 @@ def _parse_python(source: str) -> ast.expr:
 def _parse_expression(source: str) -> ast.Call:
     try:
         node = _parse_python(source)
-    except SyntaxError as exc:
+    except (SyntaxError, ValueError) as exc:  # Python < 3.12 raises ValueError on a NUL character
+        message = exc.msg if isinstance(exc, SyntaxError) else str(exc)
         raise InvalidActionError(
-            f"Cannot parse action {_preview(source)}: {exc.msg}. Expected e.g. {ACTIONS[0].example()}."
+            f"Cannot parse action {_preview(source)}: {message}. Expected e.g. {ACTIONS[0].example()}."
         ) from None
     if not isinstance(node, ast.Call):
         raise InvalidActionError(f"Action {_preview(source)} is not a do(...) or exit(...) call.")
@@ -166,16 +194,46 @@ def _parse_expression(source: str) -> ast.Call:
 
 
 def _last_call(source: str) -> ast.Call | None:
-    """The last ``do(...)``/``exit(...)`` call that parses, in free text."""
-    for match in reversed(list(_CALL_START.finditer(source))):
-        start = match.start()
-        for end in (m.end() for m in re.finditer(r"\)", source[start:])):
-            try:
-                node = _parse_python(source[start : start + end])
-            except SyntaxError:
-                continue
-            if isinstance(node, ast.Call):
-                return node
+    """The last ``do(...)``/``exit(...)`` call that parses, in free text (among the last few)."""
+    for match in list(_CALL_START.finditer(source))[-_MAX_CALLS_TRIED:][::-1]:
+        end = _closing_parenthesis(source, match.end())
+        if end is None:
+            continue
+        try:
+            node = _parse_python(source[match.start() : end + 1])
+        except (SyntaxError, ValueError):
+            continue
+        if isinstance(node, ast.Call):
+            return node
+    return None
+
+
+def _closing_parenthesis(source: str, start: int) -> int | None:
+    """Index of the ``)`` that closes a call opened just before ``start`` (brackets nest, quoted text skipped).
+
+    >>> _closing_parenthesis('do(action="a)b") and more', 3)
+    15
+    """
+    depth, quote, skip_to = 1, "", start
+    for match in _SCANNED.finditer(source, start):
+        index, char = match.start(), match.group()
+        if index < skip_to:
+            continue  # an escaped character
+        if quote:
+            if char == "\\":
+                skip_to = index + 2
+            elif char == quote:
+                quote = ""
+            elif char == "\n":
+                return None  # a quoted string never spans lines
+        elif char in "'\"":
+            quote = char
+        elif char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+            if depth == 0:
+                return index
     return None
 
 
@@ -216,6 +274,12 @@ def _parse_call(call: ast.Call, *, strict: bool) -> Action:
         if argument is None:
             raise InvalidActionError(f'{spec.name} needs argument="..."; e.g. {spec.example()}.')
         argument = str(argument)
+        untypeable = _UNTYPEABLE.search(argument)
+        if untypeable:
+            raise InvalidActionError(
+                f"{spec.name}'s argument holds the control character {untypeable.group()!r} "
+                f"(position {untypeable.start()}), which no text field can hold."
+            )
     elif argument is not None:
         if strict:
             raise InvalidActionError(f"{spec.name} takes no argument; e.g. {spec.example()}.")

@@ -19,7 +19,7 @@ from typing import Any
 
 import gymnasium as gym
 
-from .actions import Action, describe_actions, parse_action
+from .actions import MAX_ACTION_CHARS, Action, describe_actions, parse_action
 from .backends.base import Backend
 from .errors import ConfigurationError, InvalidActionError, UnknownTaskError
 from .observation import DEFAULT_MAX_CHARS, PageObservation
@@ -81,6 +81,9 @@ class WebArenaEnv(gym.Env[str, str]):
             marker and read with Scroll Down / Scroll Up.
         strict_actions: Accept only a bare action call (no ``<answer>`` tags, fences or prose).
         judge: Optional fuzzy-match judge ``(intent, answer, reference) -> bool``.
+        evaluation: ``"vab"`` (default): VisualAgentBench's WebArena-Lite evaluators exactly,
+            so success rates compare with published ones; ``"lenient"``: with the
+            normalisations listed in the README (Evaluators).
         tasks: Explicit task dicts or :class:`Task` objects (overrides suite/split loading).
         site_urls: Base URL per site for the real sites (overrides ``WA_*`` variables).
         render_mode: ``"ansi"`` returns the current observation from :meth:`render`.
@@ -105,6 +108,7 @@ class WebArenaEnv(gym.Env[str, str]):
         max_chars: int = DEFAULT_MAX_CHARS,
         strict_actions: bool = False,
         judge: Any = None,
+        evaluation: str = "vab",
         tasks: list[Any] | None = None,
         site_urls: dict[str, str] | None = None,
         render_mode: str | None = None,
@@ -134,6 +138,9 @@ class WebArenaEnv(gym.Env[str, str]):
         self.suite, self.split, self.backend_name = suite, split, backend
         self.max_steps, self.max_chars = max_steps, max_chars
         self.strict_actions, self.judge, self.render_mode = strict_actions, judge, render_mode
+        from .evaluators.modes import check_evaluation_mode
+
+        self.evaluation = check_evaluation_mode(evaluation)
 
         if suite == "webarena-lite" and not (site_urls or _configured_sites()):
             raise ConfigurationError(
@@ -153,7 +160,7 @@ class WebArenaEnv(gym.Env[str, str]):
         self.tasks_by_id = {t.task_id: t for t in self.tasks}
 
         self.observation_space = UnicodeText(max_length=max_chars + 2_000)
-        self.action_space = UnicodeText(max_length=100_000)
+        self.action_space = UnicodeText(max_length=MAX_ACTION_CHARS)
         self.task: Task | None = None
         self._steps = 0
         self._scroll = 0
@@ -294,7 +301,12 @@ class WebArenaEnv(gym.Env[str, str]):
         from .evaluators import evaluate
 
         result = evaluate(
-            self.task, answer=answer, url=self.backend.url, page=self.backend.evaluation_page(), judge=self.judge
+            self.task,
+            answer=answer,
+            url=self.backend.url,
+            page=self.backend.evaluation_page(),
+            judge=self.judge,
+            evaluation=self.evaluation,
         )
         return float(result.reward), dict(result.components)
 

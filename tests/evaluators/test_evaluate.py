@@ -25,11 +25,17 @@ def lite():
     return {t.task_id: t for t in load_official_tasks("test", site_urls=SITES)}
 
 
-def test_lite_task_81_bare_string_reference_is_scored(lite):
+def test_lite_task_81_bare_string_reference_scores_0_by_default_and_is_repaired_by_lenient(lite):
+    # VisualAgentBench's StringEvaluator asserts `isinstance(value, list)` for must_include and
+    # raises on task 81's bare string, so the task never scores there
     task = lite[81]
     assert task.eval.reference_answers.must_include == ("yjlou",)
-    assert evaluate(task, answer="Only yjlou has access besides me.", url=SITES["gitlab"]).reward == 1.0
-    assert evaluate(task, answer="byteblaze", url=SITES["gitlab"]).reward == 0.0
+    assert task.to_dict()["eval"]["reference_answers"]["must_include"] == "yjlou"  # the quirk round-trips
+    result = evaluate(task, answer="Only yjlou has access besides me.", url=SITES["gitlab"])
+    assert result.reward == 0.0 and "raises" in result.details["string_match"]["error"]
+    lenient = {"url": SITES["gitlab"], "evaluation": "lenient"}
+    assert evaluate(task, answer="Only yjlou has access besides me.", **lenient).reward == 1.0
+    assert evaluate(task, answer="byteblaze", **lenient).reward == 0.0
 
 
 def test_lite_task_0_needs_every_best_seller(lite):

@@ -56,7 +56,7 @@ def test_to_dict_round_trips():
     hash(task)  # frozen and hashable despite its dict fields
 
 
-def test_bare_string_must_include_becomes_a_list():
+def test_bare_string_must_include_is_read_as_a_list_and_kept_as_the_data_gave_it():
     raw = copy.deepcopy(RAW)
     raw["eval"] = {
         "eval_types": ["string_match"],
@@ -66,7 +66,9 @@ def test_bare_string_must_include_becomes_a_list():
     }
     task = Task.from_dict(raw)
     assert task.eval.reference_answers.must_include == ("yjlou",)
-    assert task.to_dict()["eval"]["reference_answers"] == {"must_include": ["yjlou"]}
+    assert task.eval.reference_answers.must_include_is_string  # VisualAgentBench's evaluator raises on it
+    assert task.to_dict()["eval"]["reference_answers"] == {"must_include": "yjlou"}
+    assert Task.from_dict(task.to_dict()) == task
 
 
 def test_eval_types_order_and_unknown_keys_are_kept():

@@ -160,5 +160,6 @@ def test_a_sampled_action_with_control_characters_does_not_stop_a_rollout(make_p
         (trajectory,) = collect_rollouts(envs, [1], scripted, tiny_tokenizer)
     finally:
         envs.close()
-    assert trajectory.turns[0].action == 'do(action="Type", element="1", argument="PNC Park")'
-    assert trajectory.turns[0].error == "" and trajectory.terminated
+    # the env reports the untypeable characters as the agent's mistake; the episode goes on
+    assert trajectory.turns[0].action == 'do(action="Type", element="1", argument="PNC\x00 Park\x07")'
+    assert "NUL character" in trajectory.turns[0].error and trajectory.terminated

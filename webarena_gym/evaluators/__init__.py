@@ -23,12 +23,16 @@ from ..tasks.task import Task
 from .functions import EvaluationPage, call_function, register_function, registered_functions
 from .fuzzy import Judge, explains_impossible, fuzzy_match, rule_fuzzy_match
 from .locators import evaluate_locator_on_html
+from .modes import DEFAULT_EVALUATION, EVALUATION_MODES, EvaluationMode, check_evaluation_mode
 from .program_html import program_html
 from .static_page import StaticPage
 from .string_match import MatchOutcome, clean_answer, exact_match, must_include, string_match
 from .url_match import clean_url, url_match
 
 __all__ = [
+    "DEFAULT_EVALUATION",
+    "EVALUATION_MODES",
+    "EvaluationMode",
     "EvaluationPage",
     "EvaluationResult",
     "Judge",
@@ -76,6 +80,7 @@ def evaluate(
     url: str | None = None,
     page: EvaluationPage | None = None,
     judge: Judge | None = None,
+    evaluation: EvaluationMode = DEFAULT_EVALUATION,
 ) -> EvaluationResult:
     """Score an episode's outcome against a task's evaluators.
 
@@ -87,11 +92,16 @@ def evaluate(
         url: The URL the episode ended on (default: ``page.url``).
         page: The final page, needed by program_html.
         judge: Replaces the rule-based fuzzy_match judge (e.g. an LLM call).
+        evaluation: ``"vab"`` (default): VisualAgentBench's evaluators exactly, so success
+            rates compare with published ones; ``"lenient"``: with the normalisations the
+            README lists (see :mod:`.modes`).
 
     Raises:
-        ConfigurationError: program_html is needed but no page was given.
+        ConfigurationError: program_html is needed but no page was given, or an unknown
+            evaluation mode.
         TaskDataError: the task is malformed or names an unknown ``func:`` helper.
     """
+    evaluation = check_evaluation_mode(evaluation)
     if not isinstance(task, Task):
         task = Task.from_dict(task)
     if page is not None and task.placeholders():
@@ -101,9 +111,9 @@ def evaluate(
     details: dict[str, Any] = {}
     for name in task.eval.eval_types:
         if name == "string_match":
-            outcome = string_match(task, answer, judge=judge)
+            outcome = string_match(task, answer, judge=judge, evaluation=evaluation)
         elif name == "url_match":
-            ok = url_match(final_url, task.eval.reference_url or "", task.eval.url_note)
+            ok = url_match(final_url, task.eval.reference_url or "", task.eval.url_note, evaluation=evaluation)
             outcome = MatchOutcome(
                 float(ok),
                 {
@@ -113,7 +123,7 @@ def evaluate(
                 },
             )
         else:
-            outcome = program_html(task, page, last_url=final_url, judge=judge)
+            outcome = program_html(task, page, last_url=final_url, judge=judge, evaluation=evaluation)
         components[name] = 1.0 if outcome.score else 0.0
         details[name] = outcome.details
     reward = 1.0 if components and all(components.values()) else 0.0

@@ -9,8 +9,10 @@ For each target of the task, in order (WebArena-Lite's semantics):
 3. the locator: ``""`` gives the page's HTML, ``"func:..."`` a registered helper's value,
    anything else ``page.evaluate_locator`` (a JavaScript expression); a locator that
    fails gives ``""``;
-4. ``required_contents`` (exact_match / must_include / fuzzy_match) is checked with the
-   same rules as ``string_match``.
+4. ``required_contents`` is checked with the rules of ``string_match``; in the default
+   ``"vab"`` mode as VisualAgentBench's ``HTMLContentExactEvaluator`` does it: the located
+   text is cleaned once and only the first kind present counts (exact_match, else
+   must_include, else fuzzy_match).
 
 The score is the product over targets.
 """
@@ -24,6 +26,7 @@ from ..errors import ConfigurationError
 from ..tasks.task import ProgramHtmlTarget, Task
 from .functions import EvaluationPage, call_function
 from .fuzzy import Judge
+from .modes import EvaluationMode
 from .string_match import MatchOutcome, match_reference_answers
 
 logger = logging.getLogger(__name__)
@@ -52,7 +55,12 @@ def target_url(target: ProgramHtmlTarget, page: EvaluationPage, *, last_url: str
 
 
 def program_html(
-    task: Task, page: EvaluationPage | None, *, last_url: str | None = None, judge: Judge | None = None
+    task: Task,
+    page: EvaluationPage | None,
+    *,
+    last_url: str | None = None,
+    judge: Judge | None = None,
+    evaluation: EvaluationMode = "vab",
 ) -> MatchOutcome:
     """The ``program_html`` evaluator over every target of ``task``."""
     if page is None:
@@ -73,7 +81,9 @@ def program_html(
             except Exception as exc:  # WebArena ignores failed preparation steps too
                 logger.info("prep action %r failed: %s", action, exc)
         text = locate(page, target.locator, last_url=last)
-        outcome = match_reference_answers(target.required_contents, text, intent=task.intent, judge=judge)
+        outcome = match_reference_answers(
+            target.required_contents, text, intent=task.intent, judge=judge, evaluation=evaluation, located=True
+        )
         targets.append(
             {
                 "url": url,

@@ -1,62 +1,96 @@
 """``url_match``: the URL the episode ended on against the task's reference URL.
 
-Follows WebArena-Lite's evaluator (VisualAgentBench):
+Default mode ``"vab"``: VisualAgentBench's ``URLExactEvaluator`` exactly:
 
-- both URLs are cleaned: ``localhost`` -> ``127.0.0.1``, one trailing ``/`` removed;
+- both URLs are cleaned: every ``localhost`` becomes ``127.0.0.1`` and one trailing ``/``
+  is removed; nothing else (no strip, no decoding, no case folding);
 - the reference may list alternatives separated by ``" |OR| "``;
-- ``url_note`` ``"EXACT"`` (the default when absent): the URL equals one alternative;
-  ``"GOLD in PRED"``: one alternative is a substring of the URL.
+- ``url_note`` absent or ``"EXACT"``: the cleaned URL equals one cleaned alternative
+  (so ``.../issues/719?``, ``.../719#`` and ``.../719//`` are not ``.../719``);
+- ``"GOLD in PRED"``: one cleaned alternative is a raw substring of the cleaned URL
+  (``label_name[]=x`` is not ``label_name%5B%5D=x``).
 
-Deliberate differences, each one only accepting URLs that open the same page:
-
-- EXACT compares query strings as sets of decoded parameters, so ``?a=1&b=2`` equals
-  ``?b=2&a=1`` and ``label_name%5B%5D=x`` equals ``label_name[]=x`` (the official test
-  compares the raw strings, so it depends on the order a site or a browser writes them);
-  scheme and host compare case-insensitively and a trailing ``/`` of the path is ignored
-  even before a query (``/issues/?x=1`` equals ``/issues?x=1``).
-- GOLD in PRED also accepts the substring after percent-decoding both URLs.
-
-Pass ``strict=True`` for the official behaviour exactly.
+Mode ``"lenient"`` judges by the parsed URL instead (the README lists the rules): EXACT
+ignores query parameter order, percent-encoding, the case of scheme and host and a
+trailing ``/`` of the path (also before ``?``); GOLD in PRED needs the same scheme and
+host, the reference's path as the URL's path or a parent of it (whole segments), and the
+reference's query parameters among the URL's. Neither mode accepts a reference carried
+inside a query value (``/?redirect_to=<percent-encoded reference>``); lenient mode also
+refuses the raw form (``login?next=http://...``) and a path that merely starts with the
+reference's last segment (``/issues/7190`` for ``/issues/719``), which that code accepts.
 """
 
 from __future__ import annotations
 
 from urllib.parse import parse_qsl, unquote, urlsplit
 
+from .modes import EvaluationMode
+
 OR = " |OR| "
 
 
 def clean_url(url: str) -> str:
-    """WebArena's URL cleaning.
+    """VisualAgentBench's URL cleaning: ``localhost`` -> ``127.0.0.1``, one trailing ``/`` removed.
 
     >>> clean_url("http://localhost:7770/checkout/")
     'http://127.0.0.1:7770/checkout'
+    >>> clean_url("http://localhost:7770/a//")
+    'http://127.0.0.1:7770/a/'
     """
-    url = str(url).strip().replace("localhost", "127.0.0.1")
+    url = str(url).replace("localhost", "127.0.0.1")
     return url[:-1] if url.endswith("/") else url
 
 
-def _comparable(url: str) -> tuple[str, str, str, tuple[tuple[str, str], ...], str]:
-    parts = urlsplit(url)
-    path = unquote(parts.path)
-    if path.endswith("/"):
-        path = path[:-1]
-    query = tuple(sorted(parse_qsl(parts.query, keep_blank_values=True)))
-    return parts.scheme.lower(), parts.netloc.lower(), path, query, unquote(parts.fragment)
+def _parts(url: str) -> tuple[str, str, str, list[tuple[str, str]], str]:
+    parts = urlsplit(url.strip())
+    path = unquote(parts.path).rstrip("/")
+    return (
+        parts.scheme.lower(),
+        parts.netloc.lower(),
+        path,
+        sorted(parse_qsl(parts.query, keep_blank_values=True)),
+        unquote(parts.fragment),
+    )
 
 
 def same_url(a: str, b: str) -> bool:
-    """Whether two cleaned URLs open the same page (query parameter order and encoding ignored).
+    """Whether two cleaned URLs open the same page (query order, encoding, case of host ignored).
 
-    >>> same_url("http://h/a/?x=1&y=%5B2%5D", "http://h/a?y=[2]&x=1")
+    >>> same_url("HTTP://H/a/?x=1&y=%5B2%5D", "http://h/a?y=[2]&x=1")
     True
     >>> same_url("http://h/a?x=1", "http://h/a?x=2")
     False
     """
-    return a == b or _comparable(a) == _comparable(b)
+    return a == b or _parts(a) == _parts(b)
 
 
-def url_match(url: str | None, reference: str, url_note: str | None = None, *, strict: bool = False) -> bool:
+def contains_page(url: str, reference: str) -> bool:
+    """Lenient GOLD in PRED: ``url`` is the reference's page or below it, with its query parameters.
+
+    >>> contains_page("http://h/f/books/new?page=2", "http://h/f/books")
+    True
+    >>> contains_page("http://h/login?next=http://h/f/books", "http://h/f/books")
+    False
+    """
+    scheme, host, path, query, fragment = _parts(url)
+    ref_scheme, ref_host, ref_path, ref_query, ref_fragment = _parts(reference)
+    if not ref_scheme and not ref_host:  # a relative reference: only a raw substring can tell
+        return reference in url
+    if (scheme, host) != (ref_scheme, ref_host):
+        return False
+    if path != ref_path and not path.startswith(ref_path + "/"):
+        return False
+    remaining = list(query)
+    for item in ref_query:
+        if item not in remaining:
+            return False
+        remaining.remove(item)
+    return not ref_fragment or ref_fragment == fragment
+
+
+def url_match(
+    url: str | None, reference: str, url_note: str | None = None, *, evaluation: EvaluationMode = "vab"
+) -> bool:
     """Whether the final ``url`` satisfies the reference URL under ``url_note``.
 
     >>> url_match("http://localhost:9999/f/books/", "http://127.0.0.1:9999/f/books")
@@ -66,17 +100,18 @@ def url_match(url: str | None, reference: str, url_note: str | None = None, *, s
     >>> url_match("http://127.0.0.1:9999/f/books?sort=new", "http://127.0.0.1:9999/f/books")
     False
     """
-    if not url or not url.strip():
+    if url is None:
         return False
     pred = clean_url(url)
-    references = [clean_url(r) for r in reference.split(OR) if r.strip()]
-    rule = url_note or "EXACT"
+    references = [clean_url(r) for r in reference.split(OR)]
+    rule = "EXACT" if url_note is None else url_note
+    lenient = evaluation == "lenient"
     if rule == "EXACT":
-        if strict:
-            return pred in references
-        return any(same_url(pred, ref) for ref in references)
+        if lenient:
+            return any(same_url(pred, ref) for ref in references if ref.strip())
+        return pred in references
     if rule == "GOLD in PRED":
-        if any(ref in pred for ref in references):
-            return True
-        return not strict and any(unquote(ref) in unquote(pred) for ref in references)
+        if lenient:
+            return any(contains_page(pred, ref) for ref in references if ref.strip())
+        return any(ref in pred for ref in references)
     raise ValueError(f"Unknown url_note {url_note!r}; expected 'EXACT' or 'GOLD in PRED'.")

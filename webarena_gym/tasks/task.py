@@ -78,11 +78,14 @@ class ReferenceAnswers:
         must_include: Every item must be found; an item may hold ``" |OR| "`` alternatives.
         fuzzy_match: Parts judged by the fuzzy rule (or an LLM judge); the string ``"N/A"``
             marks an unachievable task.
+        must_include_is_string: The data gave ``must_include`` as a bare string (Lite task
+            81), read here as a one-item list; VisualAgentBench's evaluator raises on it.
     """
 
     exact_match: str | None = None
     must_include: tuple[str, ...] | None = None
     fuzzy_match: tuple[str, ...] | str | None = None
+    must_include_is_string: bool = False
 
     @property
     def unachievable(self) -> bool:
@@ -113,6 +116,7 @@ class ReferenceAnswers:
                 else None
             ),
             fuzzy_match=fuzzy,
+            must_include_is_string=isinstance(data.get("must_include"), str),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -120,7 +124,7 @@ class ReferenceAnswers:
         if self.exact_match is not None:
             out["exact_match"] = self.exact_match
         if self.must_include is not None:
-            out["must_include"] = list(self.must_include)
+            out["must_include"] = self.must_include[0] if self.must_include_is_string else list(self.must_include)
         if self.fuzzy_match is not None:
             out["fuzzy_match"] = (
                 self.fuzzy_match if isinstance(self.fuzzy_match, str) else list(self.fuzzy_match)
