@@ -23,6 +23,7 @@ NATIVE_CONTROLS = frozenset({"button", "select", "textarea", "input"})
 #: Attributes that say a script gives a ``href="#"`` link something to do.
 SCRIPTED_LINK_ATTRIBUTES = (
     "onclick", "role", "aria-haspopup", "aria-expanded", "aria-controls", "data-toggle", "data-bs-toggle", "data-action",
+    "data-role", "data-post",
 )
 DROPPED_TAGS = frozenset(
     "script style noscript template head meta link base canvas iframe object embed audio video source track map".split()
@@ -40,8 +41,8 @@ def clean(text: str) -> str:
 def is_interactive(el: lxml.html.HtmlElement) -> bool:
     """Whether ``el`` is a control (it is emitted as one element, its content as its text)."""
     tag = el.tag
-    if tag == "a":
-        return el.get("href") is not None
+    if tag == "a" and el.get("href") is not None:
+        return True
     if tag in NATIVE_CONTROLS:
         return True
     if (el.get("role") or "").lower() in CLICK_ROLES:
@@ -52,9 +53,13 @@ def is_interactive(el: lxml.html.HtmlElement) -> bool:
 
 
 def is_inert_link(el: lxml.html.HtmlElement) -> bool:
-    """A link to nowhere that no script claims (``<a href="#">Link</a>`` in a help table)."""
+    """A link that goes nowhere or only scrolls the page, and that no script claims
+    (``<a href="#">Link</a>`` in a help table, "Jump to main content")."""
+    if el.get("href") is None:
+        return False
     href = clean(el.get("href") or "").lower()
-    return href in _EMPTY_HREFS and not any(el.get(name) is not None for name in SCRIPTED_LINK_ATTRIBUTES)
+    nowhere = href in _EMPTY_HREFS or href.startswith("#")
+    return nowhere and not any(el.get(name) is not None for name in SCRIPTED_LINK_ATTRIBUTES)
 
 
 def is_duplicate_link(el: lxml.html.HtmlElement, hrefs: set[str]) -> bool:
@@ -107,10 +112,13 @@ class Namer:
                 pieces.append(node.text)
             for child in node:
                 if isinstance(child.tag, str) and child.tag not in DROPPED_TAGS and child.tag != "svg" and not is_hidden(child):
-                    if screen_reader or not is_screen_reader_only(child):
+                    screen_reader_only = is_screen_reader_only(child)
+                    if screen_reader or not screen_reader_only:
                         if child.tag == "img" and child.get("alt"):
                             pieces.append(" " + child.get("alt") + " ")
+                        pieces.append(" " if screen_reader_only else "")
                         collect(child)
+                        pieces.append(" " if screen_reader_only else "")
                 if child.tail:
                     pieces.append(child.tail)
 

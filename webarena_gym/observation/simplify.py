@@ -166,7 +166,7 @@ class _Simplifier:
             label = self.namer.name(el, text if kind in BUTTON_INPUT_TYPES else "")
             widget = DRIVEN_BY_WIDGET if el.get("aria-hidden") == "true" else ""
         else:
-            text = clean(self.namer.text_of(el))
+            text = clean(self.namer.text_of(el, screen_reader=True))
             label = self.namer.name(el, text)
             if not label:
                 return False
