@@ -29,11 +29,17 @@ logger = logging.getLogger(__name__)
 
 #: Deeper elements are flattened into their ancestor at this depth: browsers render
 #: them, but a tree that deep is an attack or a bug, and recursion must stay bounded.
-MAX_DEPTH = 256
+MAX_DEPTH = 160
 
 # Code points XML (hence lxml) cannot hold; a browser shows nothing for them either.
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
 _HTML_PARSER = lxml.html.HTMLParser(recover=True, remove_comments=True, remove_pis=True)
+_TAG = re.compile(r"<(/?)([A-Za-z][^\s/>]*)[^>]*>")
+# Void elements, and elements a browser closes by itself: neither nests the next tag.
+_NO_DEPTH = frozenset(
+    "area base br col embed hr img input link meta source track wbr p li dt dd tr td th option optgroup "
+    "thead tbody tfoot colgroup rb rt rp".split()
+)
 
 
 def parse_html(html: str) -> lxml.html.HtmlElement | None:
@@ -56,10 +62,42 @@ def parse_html5(html: str) -> lxml.html.HtmlElement | None:
     """
     if not html or not html.strip():
         return None
-    source = html5lib.parse(_xml_safe(html), treebuilder="etree", namespaceHTMLElements=False)
+    source = html5lib.parse(_limit_depth(_xml_safe(html)), treebuilder="etree", namespaceHTMLElements=False)
     root = _HTML_PARSER.makeelement("html", _attributes(source))
     _copy_children(source, root)
     return root
+
+
+def _limit_depth(html: str) -> str:
+    """Drop the tags nested deeper than :data:`MAX_DEPTH` (their text stays).
+
+    The HTML5 algorithm looks through the stack of open elements at every tag, so a page
+    of 50,000 nested ``<div>`` takes it minutes; past the cap the tags carry no layout an
+    agent could use. Elements that close implicitly (``<p>``, ``<li>``...) do not count.
+    """
+    depth = deepest = 0
+    for match in _TAG.finditer(html):
+        name = match.group(2).lower()
+        if name in _NO_DEPTH or match.group(0).endswith("/>"):
+            continue
+        depth = max(0, depth - 1) if match.group(1) else depth + 1
+        deepest = max(deepest, depth)
+    if deepest <= MAX_DEPTH:
+        return html
+    kept: list[str] = []
+    depth, last = 0, 0
+    for match in _TAG.finditer(html):
+        name = match.group(2).lower()
+        if name in _NO_DEPTH or match.group(0).endswith("/>"):
+            continue
+        closing = bool(match.group(1))
+        too_deep = (depth > MAX_DEPTH) if closing else (depth + 1 > MAX_DEPTH)
+        depth = max(0, depth - 1) if closing else depth + 1
+        if too_deep:
+            kept.append(html[last:match.start()])
+            last = match.end()
+    kept.append(html[last:])
+    return "".join(kept)
 
 
 def _copy_children(source: ElementTree.Element, target: lxml.html.HtmlElement) -> None:
