@@ -16,12 +16,13 @@ Run: ``.venv/bin/python benchmarks/observation_tokens.py``
 
 from __future__ import annotations
 
-import statistics
 import sys
-import time
+from functools import partial
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path[:0] = [str(Path(__file__).resolve().parents[1]), str(Path(__file__).resolve().parent)]
+
+from timing import timed  # noqa: E402
 
 from webarena_gym.observation import parse_html, parse_html5, simplify_html  # noqa: E402
 
@@ -38,14 +39,6 @@ def before_heading(text: str) -> int:
     return tokens(text[: at if at >= 0 else len(text)])
 
 
-def timed(fn, repeats: int = REPEATS) -> float:
-    samples = []
-    for _ in range(repeats):
-        started = time.perf_counter()
-        fn()
-        samples.append(time.perf_counter() - started)
-    return statistics.median(samples)
-
 
 def main() -> None:
     header = (f"{'page':32} {'KB':>5} {'tokens':>7} {'no-nav':>7} {'ratio':>6} {'pre-h1':>7} {'no-nav':>7} "
@@ -57,10 +50,10 @@ def main() -> None:
         html = page.read_text()
         ours = simplify_html(html).text
         baseline = simplify_html(html, order_navigation=False).text
-        html5 = timed(lambda: parse_html5(html))
-        fast = timed(lambda: parse_html(html))
-        simplify5 = timed(lambda: simplify_html(html))
-        simplify_fast = timed(lambda: simplify_html(html, well_formed=True))
+        html5 = timed(partial(parse_html5, html), REPEATS)
+        fast = timed(partial(parse_html, html), REPEATS)
+        simplify5 = timed(partial(simplify_html, html), REPEATS)
+        simplify_fast = timed(partial(simplify_html, html, well_formed=True), REPEATS)
         totals["ours"] += tokens(ours)
         totals["baseline"] += tokens(baseline)
         totals["html5"] += html5

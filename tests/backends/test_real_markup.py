@@ -134,45 +134,41 @@ def test_validation_messages_and_closed_menus_are_hidden(browser):
     assert "New group" not in page.text and "Sign out" not in page.text  # dropdown menus are closed
 
 
-@pytest.mark.browser
-def test_chromium_decides_visibility_from_computed_style_and_layout():
+@pytest.fixture
+def chromium():
     from webarena_gym.backends.playwright import PlaywrightBackend
 
     with served() as base_url:
-        browser = Browser(PlaywrightBackend(site_urls={SITE: base_url}), base_url)
-        try:
-            page = browser.open("postmill_submit")
-            assert "Emphasis" not in page.text  # collapsed by a stylesheet rule
-            assert "Jump to main content" not in page.text  # placed off the page
-            toggle = next(e for e in page.elements if e.input_type == "checkbox")
-            assert "**Strong emphasis**" in browser.act(f'do(action="Click", element="{toggle.id}")').text
-            page = browser.open("magento_admin_review")
-            assert "Account Setting" not in page.text  # the account menu is closed
-            page = browser.act(f'do(action="Click", element="{browser.find("Sales").id}")')
-            assert "Sales" in page.text
-        finally:
-            browser.backend.close()
+        backend = PlaywrightBackend(site_urls={SITE: base_url})
+        yield Browser(backend, base_url)
+        backend.close()
 
 
 @pytest.mark.browser
-def test_ui_select_options_are_shown_and_chosen_in_chromium():
-    from webarena_gym.backends.playwright import PlaywrightBackend
+def test_chromium_decides_visibility_from_computed_style_and_layout(chromium):
+    page = chromium.open("postmill_submit")
+    assert "Emphasis" not in page.text  # collapsed by a stylesheet rule
+    assert "Jump to main content" not in page.text  # placed off the page
+    toggle = next(e for e in page.elements if e.input_type == "checkbox")
+    assert "**Strong emphasis**" in chromium.act(f'do(action="Click", element="{toggle.id}")').text
+    page = chromium.open("magento_admin_review")
+    assert "Account Setting" not in page.text and "Credit Memos" not in page.text  # closed menus
+    page = chromium.act(f'do(action="Click", element="{chromium.find("Sales").id}")')
+    assert "Credit Memos" in page.text  # the clicked item's submenu opened
 
-    with served() as base_url:
-        browser = Browser(PlaywrightBackend(site_urls={SITE: base_url}), base_url)
-        try:
-            page = browser.open("magento_admin_product")
-            attribute_set = browser.find("Attribute Set")
-            assert attribute_set.widget == UI_SELECT and attribute_set.options == ("Default", "Bag", "Bottom", "Gear", "Top")
-            assert attribute_set.text == "Default"
-            page = browser.act(f'do(action="Select Dropdown Option", element="{attribute_set.id}", argument="gear")')
-            assert "<option selected>Gear</option>" in page.text and "<option selected>Default</option>" not in page.text
-            categories = browser.find("Categories")
-            page = browser.act(f'do(action="Select Dropdown Option", element="{categories.id}", argument="Bags")')
-            assert browser.find("Categories").text == "Bags"
-            assert "Done" not in page.text  # the multi-select closed again
-        finally:
-            browser.backend.close()
+
+@pytest.mark.browser
+def test_ui_select_options_are_shown_and_chosen_in_chromium(chromium):
+    chromium.open("magento_admin_product")
+    attribute_set = chromium.find("Attribute Set")
+    assert attribute_set.widget == UI_SELECT and attribute_set.options == ("Default", "Bag", "Bottom", "Gear", "Top")
+    assert attribute_set.text == "Default"
+    page = chromium.act(f'do(action="Select Dropdown Option", element="{attribute_set.id}", argument="gear")')
+    assert "<option selected>Gear</option>" in page.text and "<option selected>Default</option>" not in page.text
+    categories = chromium.find("Categories")
+    page = chromium.act(f'do(action="Select Dropdown Option", element="{categories.id}", argument="Bags")')
+    assert chromium.find("Categories").text == "Bags"
+    assert "Done" not in page.text  # the multi-select closed again
 
 
 def test_ui_select_on_the_direct_backend_says_it_needs_a_browser():
