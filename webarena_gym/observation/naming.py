@@ -139,14 +139,12 @@ class Namer:
         return ""
 
     def _text_without_controls(self, label: lxml.html.HtmlElement) -> str:
+        """A wrapping label's text, without the text of the select or textarea it holds."""
         pieces: list[str] = [label.text or ""]
-        for child in label.iterdescendants():
-            if not isinstance(child.tag, str) or any(a.tag in ("select", "textarea") for a in child.iterancestors()):
-                continue
-            if child.tag not in ("select", "textarea", "option") and child.text and not is_hidden(child):
-                pieces.append(child.text)
-            if child.tail and child.getparent() is not None:
-                pieces.append(child.tail)
+        for child in label:
+            if isinstance(child.tag, str) and child.tag not in ("select", "textarea") and not is_hidden(child):
+                pieces.append(self._text_without_controls(child))
+            pieces.append(child.tail or "")
         return " ".join(pieces)
 
     @staticmethod

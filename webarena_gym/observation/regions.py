@@ -17,7 +17,6 @@ import lxml.html
 
 from .visibility import class_names
 
-NAVIGATION_ROLES = frozenset({"navigation", "menubar", "complementary"})
 #: Containers of the main content: nothing inside them moves.
 CONTENT_TAGS = frozenset({"main", "article"})
 #: Classes (and ``aria-expanded="true"``) that mark a menu item as open or current.
