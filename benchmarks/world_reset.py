@@ -10,12 +10,12 @@ Run: ``.venv/bin/python benchmarks/world_reset.py``
 from __future__ import annotations
 
 import sqlite3
-import statistics
 import sys
-import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path[:0] = [str(Path(__file__).resolve().parents[1]), str(Path(__file__).resolve().parent)]
+
+from timing import timed  # noqa: E402
 
 from webarena_gym.sites import DATA_SITES, World, get_site  # noqa: E402
 from webarena_gym.sites.world import cache_dir, pristine_database  # noqa: E402
@@ -33,14 +33,6 @@ def touch(world: World, site: str) -> None:
     conn.execute(WRITE.format(table=table, column=column))
     conn.commit()
 
-
-def timed(fn, repeats: int) -> float:
-    samples = []
-    for _ in range(repeats):
-        started = time.perf_counter()
-        fn()
-        samples.append(time.perf_counter() - started)
-    return statistics.median(samples)
 
 
 def main() -> None:

@@ -9,7 +9,9 @@ shows the new state and a later submit sends it. The fast path for RL on CPU.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable, Mapping
 from http.cookies import CookieError, SimpleCookie
+from typing import Any
 from urllib.parse import urldefrag, urlencode, urljoin, urlsplit
 
 import lxml.html
@@ -18,7 +20,7 @@ from werkzeug.test import EnvironBuilder, run_wsgi_app
 from ..actions import Action
 from ..errors import InvalidActionError, SiteUnavailableError
 from ..evaluators.functions import EvaluationPage
-from ..observation import Element, PageObservation, parse_html, simplify_document
+from ..observation import UI_SELECT, Element, PageObservation, parse_html, simplify_document
 from ..sites.spec import SITE_MODULES, app_for, default_base_url
 from ..sites.webapp import SITE_URLS_KEY, WORLD_KEY, login_cookie
 from ..sites.world import World
@@ -37,12 +39,16 @@ class DirectBackend:
         world: The env's world; every request of this backend reads and writes it.
         site_urls: Base URL per site (default: WebArena's ports on 127.0.0.1). Only
             used to route URLs to apps; nothing listens on them.
+        apps: WSGI apps that serve a site instead of its embedded app, by site name
+            (a site of one's own, or saved pages, browsed the same way).
     """
 
     name = "direct"
 
-    def __init__(self, world: World, site_urls: dict[str, str] | None = None):
+    def __init__(self, world: World, site_urls: dict[str, str] | None = None,
+                 apps: Mapping[str, Callable[..., Any]] | None = None):
         self.world = world
+        self._apps = dict(apps or {})
         self._sites = SiteMap(dict(site_urls or {name: default_base_url(name) for name in SITE_MODULES}))
         self._cookies: dict[str, str] = {}
         self._history: list[str] = []
@@ -142,7 +148,8 @@ class DirectBackend:
         environ[SITE_URLS_KEY] = self._sites.urls
         try:
             with self.world.lock:
-                app_iter, status, headers = run_wsgi_app(app_for(site), environ, buffered=True)
+                app = self._apps.get(site) or app_for(site)
+                app_iter, status, headers = run_wsgi_app(app, environ, buffered=True)
                 body = b"".join(app_iter)
         except Exception as exc:  # a bug in an embedded site, not the agent's fault
             raise SiteUnavailableError(f"The embedded {site} site failed on {method} {url}: {exc!r}") from exc
@@ -291,6 +298,11 @@ class DirectBackend:
             node.set("value", text)
 
     def _select(self, node: lxml.html.HtmlElement, element: Element, option_text: str) -> None:
+        if element.widget == UI_SELECT:
+            raise InvalidActionError(
+                f"Dropdown {element.id} is a scripted widget (Magento ui-select); choosing from it needs a browser "
+                "(backend='playwright')."
+            )
         if node.tag != "select":
             raise InvalidActionError(f"Element {element.id} is a {element.input_type}, not a dropdown.")
         options = list(node.iter("option"))

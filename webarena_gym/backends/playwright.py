@@ -26,7 +26,15 @@ from urllib.parse import urlsplit
 
 from ..actions import Action
 from ..errors import BrowserUnavailableError, InvalidActionError, SiteUnavailableError
-from ..observation import ANNOTATE_DOM_JS, INDEX_ATTRIBUTE, Element, PageObservation, simplify_html
+from ..observation import (
+    ANNOTATE_DOM_JS,
+    DRIVEN_BY_WIDGET,
+    INDEX_ATTRIBUTE,
+    UI_SELECT,
+    Element,
+    PageObservation,
+    simplify_html,
+)
 from ..sites.world import World
 from .base import SiteMap
 from .chromium import INSTALL_HINT, launch_options
@@ -55,6 +63,26 @@ WILL_NAVIGATE_JS = """([selector, action]) => {
   const type = (target.getAttribute('type') || (tag === 'button' ? 'submit' : 'text')).toLowerCase();
   if (action === 'Click') return (tag === 'button' || tag === 'input') && (type === 'submit' || type === 'image');
   return tag === 'input' && !['checkbox', 'radio', 'button', 'reset', 'file'].includes(type);
+}"""
+
+
+# Choose an option of a Magento ui-select: open it, click the item with that label, and
+# press its Done button when it has one (multi-selects). Returns whether the item was found.
+CHOOSE_UI_SELECT_OPTION_JS = """(wrap, label) => {
+  const clean = (s) => (s || '').replace(/\\s+/g, ' ').trim();
+  const toggle = wrap.querySelector('[data-role="advanced-select"]');
+  const menu = wrap.querySelector('.action-menu');
+  if (toggle && menu && !menu.classList.contains('_active')) toggle.click();
+  for (const item of wrap.querySelectorAll('.admin__action-multiselect-menu-inner-item')) {
+    const entry = item.querySelector('.action-menu-item');
+    const name = entry && entry.querySelector('.admin__action-multiselect-label');
+    if (!entry || clean((name || entry).textContent) !== label) continue;
+    entry.click();
+    const done = wrap.querySelector('[data-action="close-advanced-select"]');
+    if (done && menu && menu.classList.contains('_active')) done.click();
+    return true;
+  }
+  return false;
 }"""
 
 
@@ -286,7 +314,9 @@ class PlaywrightBackend:
 
     def observe(self) -> PageObservation:
         try:
-            return simplify_html(self._run(self._snapshot()))
+            # the embedded sites' pages are well-formed: lxml's fast parser reads them as the
+            # browser did; anything else is parsed with the HTML5 algorithm, as browsers do
+            return simplify_html(self._run(self._snapshot()), well_formed=self.world is not None)
         except _PageTimeoutError:  # even reading the page hangs: like a crash, the episode ends
             self._hung = True
             raise BrowserUnavailableError(
@@ -397,7 +427,14 @@ class PlaywrightBackend:
             elif name == "Select Dropdown Option":
                 if element.tag != "select":
                     raise InvalidActionError(f"Element {element.id} is a {element.input_type}, not a dropdown.")
-                await locator.select_option(label=_match_option(element, action.argument or ""))
+                option = _match_option(element, action.argument or "")
+                if element.widget == UI_SELECT:
+                    if not await locator.evaluate(CHOOSE_UI_SELECT_OPTION_JS, option):
+                        raise InvalidActionError(f"Dropdown {element.id} did not offer {option!r} when opened.")
+                else:
+                    # a select that a widget drives (select2) is hidden from sight: set it directly;
+                    # Playwright sets the value and fires input and change, which the widget follows
+                    await locator.select_option(label=option, force=force or element.widget == DRIVEN_BY_WIDGET)
 
     def evaluation_page(self) -> Any:
         return _PlaywrightEvaluationPage(self)

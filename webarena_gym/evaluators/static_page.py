@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ConfigurationError
+from ..observation import parse_html5
 from .locators import evaluate_locator, parse_html
 from .url_match import clean_url
 
@@ -88,5 +89,6 @@ class StaticPage:
         if not locator.strip():
             return self._html
         if self._root is None:
-            self._root = parse_html(self._html)
+            # saved HTML comes from anywhere: parsed as a browser parses it (HTML5 algorithm)
+            self._root = parse_html5(self._html) if self._html.strip() else parse_html(self._html)
         return evaluate_locator(self._root, locator)

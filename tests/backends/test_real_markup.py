@@ -1,0 +1,181 @@
+"""Both backends on pages with the real WebArena sites' markup (select2, ui-select, rating
+radios, icon-only buttons, vote buttons, big menus, CSS-hidden content).
+
+The pages (tests/fixtures/real_markup/) reproduce patterns of the real Postmill, Magento
+and GitLab pages; a small real site serves them in-process to the direct backend and over
+loopback HTTP to Chromium.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from webarena_gym.actions import parse_action
+from webarena_gym.backends.direct import DirectBackend
+from webarena_gym.errors import InvalidActionError
+from webarena_gym.observation import DRIVEN_BY_WIDGET, UI_SELECT, PageObservation
+from webarena_gym.sites.world import World
+
+from .real_markup_site import fixture_app, served
+
+SITE = "reddit"  # any site name: the fixture site stands in for it
+
+
+class Browser:
+    """One backend on the fixture site, driven with the agent's action strings."""
+
+    def __init__(self, backend, base_url: str):
+        self.backend = backend
+        self.base_url = base_url
+        self.page = PageObservation(text="")
+
+    def open(self, name: str) -> PageObservation:
+        self.backend.start(f"{self.base_url}/{name}", allowed_sites=(SITE,), login={})
+        return self.observe()
+
+    def observe(self) -> PageObservation:
+        self.page = self.backend.observe()
+        return self.page
+
+    def act(self, action: str) -> PageObservation:
+        parsed = parse_action(action)
+        element = self.page.element(parsed.element) if parsed.element is not None else None
+        self.backend.execute(parsed, element)
+        return self.observe()
+
+    def find(self, label: str, **attributes: str):
+        return next(e for e in self.page.elements
+                    if e.label == label and all(e.attributes.get(k) == v for k, v in attributes.items()))
+
+
+@pytest.fixture(scope="module", params=["direct", pytest.param("playwright", marks=pytest.mark.browser)])
+def browser(request):
+    if request.param == "direct":
+        backend = DirectBackend(World(), site_urls={SITE: "http://fixtures.test"}, apps={SITE: fixture_app})
+        yield Browser(backend, "http://fixtures.test")
+        backend.close()
+        return
+    from webarena_gym.backends.playwright import PlaywrightBackend
+
+    with served() as base_url:
+        backend = PlaywrightBackend(site_urls={SITE: base_url})
+        yield Browser(backend, base_url)
+        backend.close()
+
+
+def test_select2_forum_shows_its_options_and_is_chosen_and_submitted(browser):
+    page = browser.open("postmill_submit")
+    forum = browser.find("Forum *")
+    assert forum.tag == "select" and forum.widget == DRIVEN_BY_WIDGET
+    assert {"books", "AskReddit", "worldnews"} <= set(forum.options) and forum.text == "Choose one…"
+    assert 'role="combobox"' not in page.text and page.text.count("Choose one…") == 1  # the stand-in is left out
+    page = browser.act(f'do(action="Select Dropdown Option", element="{forum.id}", argument="books")')
+    assert "<option selected>books</option>" in page.text
+    if browser.backend.name == "playwright":  # the change event reached the widget
+        shown = "document.getElementById('select2-submission_forum-container').title"
+        assert browser.backend.evaluation_page().evaluate_locator(shown) == "books"
+    browser.act(f'do(action="Type", element="{browser.find("Title *").id}", argument="Piranesi")')
+    sent = browser.act(f'do(action="Click", element="{browser.find("Create submission").id}")')
+    assert "<li>submission[forum]=10005</li>" in sent.text and "<li>submission[title]=Piranesi</li>" in sent.text
+
+
+def test_rating_radios_show_what_tells_them_apart_and_submit_the_chosen_one(browser):
+    page = browser.open("magento_admin_review")
+    radios = [e for e in page.elements if e.input_type == "radio"]
+    assert [r.attributes["dom-id"] for r in radios] == ["Rating_5", "Rating_4", "Rating_3", "Rating_2", "Rating_1"]
+    assert [r.attributes["value"] for r in radios] == ["20", "19", "18", "17", "16"]
+    assert all(r.attributes["name"] == "ratings[4]" for r in radios) and "checked" in radios[-1].attributes
+    page = browser.act(f'do(action="Click", element="{radios[0].id}")')
+    assert "checked" in page.elements[radios[0].id].attributes and "checked" not in page.elements[radios[-1].id].attributes
+    sent = browser.act(f'do(action="Click", element="{browser.find("Save Review").id}")')
+    assert "<li>ratings[4]=20</li>" in sent.text and "<li>nickname=Emma</li>" in sent.text
+
+
+def test_vote_buttons_are_named_not_read_as_their_value(browser):
+    page = browser.open("postmill_forum")
+    upvote = browser.find("Upvote")
+    assert f'<button id="{upvote.id}" title="Upvote"></button> 3085' in page.text
+    assert ">1</button>" not in page.text and ">-1</button>" not in page.text
+    sent = browser.act(f'do(action="Click", element="{upvote.id}")')
+    assert "<li>choice=1</li>" in sent.text
+
+
+def test_icon_only_controls_are_named_and_nameless_ones_are_not_numbered(browser):
+    page = browser.open("gitlab_new_issue")
+    labels = [e.label for e in page.elements]
+    assert {"Dashboard", "hamburger", "Add bold text", "table", "maximize", "Help", "Byte Blaze"} <= set(labels)
+    assert all(labels), "every numbered element has a name"
+    assert not re.search(r'<button id="\d+"></button>', page.text)  # the blank toolbar button is not numbered
+    page = browser.open("magento_storefront_category")
+    products = [e for e in page.elements if e.text == "Crest 3D White Whitestrips"]
+    assert len(products) == 1  # the tabindex=-1 photo link to the same page is not numbered again
+    assert browser.find("Add to Wish List").tag == "a"
+
+
+def test_main_content_comes_before_navigation_and_nested_menus_collapse(browser):
+    page = browser.open("magento_admin_review")
+    assert page.text.index("<h1>Edit Review</h1>") < page.text.index("<nav>")
+    assert "Email Templates" in page.text and "Credit Memos" not in page.text  # current section open, others closed
+    assert browser.find("Sales").id > browser.find("Save Review").id
+    page = browser.open("magento_storefront_category")
+    category_link = max(e.id for e in page.elements if e.label == "Beauty & Personal Care")  # the menu's, not the crumb's
+    assert browser.find("Crest 3D White Whitestrips").id < category_link
+    assert "Exercise & Fitness" not in page.text and "Sports & Outdoors" in page.text
+    page = browser.open("gitlab_new_issue")
+    assert page.text.index("Create issue") < page.text.index("<header>") < page.text.index("<aside>")
+    assert "Boards" in page.text and "Commits" not in page.text  # the active sidebar section is open
+
+
+def test_validation_messages_and_closed_menus_are_hidden(browser):
+    page = browser.open("gitlab_new_issue")
+    assert "This field is required." not in page.text
+    assert "New group" not in page.text and "Sign out" not in page.text  # dropdown menus are closed
+
+
+@pytest.fixture
+def chromium():
+    from webarena_gym.backends.playwright import PlaywrightBackend
+
+    with served() as base_url:
+        backend = PlaywrightBackend(site_urls={SITE: base_url})
+        yield Browser(backend, base_url)
+        backend.close()
+
+
+@pytest.mark.browser
+def test_chromium_decides_visibility_from_computed_style_and_layout(chromium):
+    page = chromium.open("postmill_submit")
+    assert "Emphasis" not in page.text  # collapsed by a stylesheet rule
+    assert "Jump to main content" not in page.text  # placed off the page
+    toggle = next(e for e in page.elements if e.input_type == "checkbox")
+    assert "**Strong emphasis**" in chromium.act(f'do(action="Click", element="{toggle.id}")').text
+    page = chromium.open("magento_admin_review")
+    assert "Account Setting" not in page.text and "Credit Memos" not in page.text  # closed menus
+    page = chromium.act(f'do(action="Click", element="{chromium.find("Sales").id}")')
+    assert "Credit Memos" in page.text  # the clicked item's submenu opened
+
+
+@pytest.mark.browser
+def test_ui_select_options_are_shown_and_chosen_in_chromium(chromium):
+    chromium.open("magento_admin_product")
+    attribute_set = chromium.find("Attribute Set")
+    assert attribute_set.widget == UI_SELECT and attribute_set.options == ("Default", "Bag", "Bottom", "Gear", "Top")
+    assert attribute_set.text == "Default"
+    page = chromium.act(f'do(action="Select Dropdown Option", element="{attribute_set.id}", argument="gear")')
+    assert "<option selected>Gear</option>" in page.text and "<option selected>Default</option>" not in page.text
+    categories = chromium.find("Categories")
+    page = chromium.act(f'do(action="Select Dropdown Option", element="{categories.id}", argument="Bags")')
+    assert chromium.find("Categories").text == "Bags"
+    assert "Done" not in page.text  # the multi-select closed again
+
+
+def test_ui_select_on_the_direct_backend_says_it_needs_a_browser():
+    backend = DirectBackend(World(), site_urls={SITE: "http://fixtures.test"}, apps={SITE: fixture_app})
+    browser = Browser(backend, "http://fixtures.test")
+    browser.open("magento_admin_product")
+    attribute_set = browser.find("Attribute Set")
+    assert attribute_set.options == ("Default", "Bag", "Bottom", "Gear", "Top")
+    with pytest.raises(InvalidActionError, match="needs a browser"):
+        browser.act(f'do(action="Select Dropdown Option", element="{attribute_set.id}", argument="Gear")')

@@ -1,0 +1,162 @@
+"""Which elements are numbered, and the name each numbered element gets.
+
+An element is numbered when the agent can act on it and can tell what it is. Names
+follow the order assistive technology uses (a simplified accessible-name computation):
+``aria-labelledby``, ``aria-label``, the control's ``<label>``, placeholder, title,
+its visible text, an image's alt text, screen-reader-only text, and last an icon's test
+id (GitLab's ``data-testid="search-icon"``), so icon-only buttons get a name. What has
+no name, or cannot be acted on (``href="#"`` help links with no script role, a
+``tabindex="-1"`` copy of a link the page already has), is not numbered.
+"""
+
+from __future__ import annotations
+
+import re
+
+import lxml.html
+
+from .visibility import is_hidden, is_screen_reader_only
+
+CLICK_ROLES = frozenset("button link checkbox radio tab menuitem option switch combobox textbox searchbox treeitem".split())
+BUTTON_INPUT_TYPES = frozenset({"submit", "button", "reset", "image"})
+NATIVE_CONTROLS = frozenset({"button", "select", "textarea", "input"})
+#: Attributes that say a script gives a ``href="#"`` link something to do.
+SCRIPTED_LINK_ATTRIBUTES = (
+    "onclick", "role", "aria-haspopup", "aria-expanded", "aria-controls", "data-toggle", "data-bs-toggle", "data-action",
+    "data-role", "data-post",
+)
+DROPPED_TAGS = frozenset(
+    "script style noscript template head meta link base canvas iframe object embed audio video source track map".split()
+)
+DEFAULT_BUTTON_NAMES = {"submit": "Submit", "reset": "Reset"}
+
+_WHITESPACE = re.compile(r"\s+")
+_EMPTY_HREFS = frozenset({"", "#", "javascript:;", "javascript:void(0)", "javascript:void(0);"})
+
+
+def clean(text: str) -> str:
+    return _WHITESPACE.sub(" ", text).strip()
+
+
+def is_interactive(el: lxml.html.HtmlElement) -> bool:
+    """Whether ``el`` is a control (it is emitted as one element, its content as its text)."""
+    tag = el.tag
+    if tag == "a" and el.get("href") is not None:
+        return True
+    if tag in NATIVE_CONTROLS:
+        return True
+    if (el.get("role") or "").lower() in CLICK_ROLES:
+        return True
+    # A script's click handler or a tab stop makes a control, unless it only wraps controls.
+    scripted = el.get("onclick") is not None or el.get("tabindex") == "0" or "click:" in (el.get("data-bind") or "")
+    return scripted and not any(is_interactive(d) for d in el.iterdescendants() if isinstance(d.tag, str))
+
+
+def is_inert_link(el: lxml.html.HtmlElement) -> bool:
+    """A link that goes nowhere or only scrolls the page, and that no script claims
+    (``<a href="#">Link</a>`` in a help table, "Jump to main content")."""
+    if el.get("href") is None:
+        return False
+    href = clean(el.get("href") or "").lower()
+    nowhere = href in _EMPTY_HREFS or href.startswith("#")
+    return nowhere and not any(el.get(name) is not None for name in SCRIPTED_LINK_ATTRIBUTES)
+
+
+def is_duplicate_link(el: lxml.html.HtmlElement, hrefs: set[str]) -> bool:
+    """A ``tabindex="-1"`` link whose target another link of the page already offers
+    (Magento's product photo beside the product name)."""
+    return el.get("tabindex") == "-1" and (el.get("href") or "") in hrefs
+
+
+class Namer:
+    """Accessible names of a document's elements."""
+
+    def __init__(self, root: lxml.html.HtmlElement):
+        self.by_id: dict[str, lxml.html.HtmlElement] = {}
+        self.labels_by_for: dict[str, str] = {}
+        for el in root.iter():
+            if not isinstance(el.tag, str):
+                continue
+            el_id = el.get("id")
+            if el_id and el_id not in self.by_id:
+                self.by_id[el_id] = el
+            if el.tag == "label" and el.get("for") and not is_hidden(el):
+                self.labels_by_for.setdefault(el.get("for"), clean(self.text_of(el, screen_reader=True)))
+
+    def name(self, el: lxml.html.HtmlElement, visible_text: str) -> str:
+        """The accessible name of a control whose visible text is ``visible_text``."""
+        tag = el.tag
+        kind = (el.get("type") or "text").lower() if tag == "input" else tag
+        is_field = tag in ("select", "textarea") or (tag == "input" and kind not in BUTTON_INPUT_TYPES)
+        candidates = [
+            self._labelled_by(el),
+            el.get("aria-label"),
+            self.labels_by_for.get(el.get("id") or "\0"),
+            self._wrapping_label(el),
+            el.get("placeholder"),
+            el.get("title"),
+            visible_text if not is_field else "",
+            el.get("alt") if tag == "input" else "",
+            DEFAULT_BUTTON_NAMES.get(kind, "") if tag == "input" else "",
+        ]
+        if not is_field:
+            candidates += [self.text_of(el, screen_reader=True), self._icon_name(el)]
+        return next((clean(c) for c in candidates if c and clean(c)), "")
+
+    def text_of(self, el: lxml.html.HtmlElement, *, screen_reader: bool = False) -> str:
+        """The text ``el`` shows (with images' alt text); ``screen_reader`` adds screen-reader-only text."""
+        pieces: list[str] = []
+
+        def collect(node: lxml.html.HtmlElement) -> None:
+            if node.text:
+                pieces.append(node.text)
+            for child in node:
+                if isinstance(child.tag, str) and child.tag not in DROPPED_TAGS and child.tag != "svg" and not is_hidden(child):
+                    screen_reader_only = is_screen_reader_only(child)
+                    if screen_reader or not screen_reader_only:
+                        if child.tag == "img" and child.get("alt"):
+                            pieces.append(" " + child.get("alt") + " ")
+                        pieces.append(" " if screen_reader_only else "")
+                        collect(child)
+                        pieces.append(" " if screen_reader_only else "")
+                if child.tail:
+                    pieces.append(child.tail)
+
+        collect(el)
+        return "".join(pieces)
+
+    def _labelled_by(self, el: lxml.html.HtmlElement) -> str:
+        ids = (el.get("aria-labelledby") or "").split()
+        texts = [self.by_id[i].text_content() for i in ids if i in self.by_id and self.by_id[i] is not el]
+        return " ".join(texts)
+
+    def _wrapping_label(self, el: lxml.html.HtmlElement) -> str:
+        for ancestor in el.iterancestors():
+            if ancestor.tag == "label":
+                return self._text_without_controls(ancestor)
+            if ancestor.tag in ("form", "body"):
+                break
+        return ""
+
+    def _text_without_controls(self, label: lxml.html.HtmlElement) -> str:
+        """A wrapping label's text, without the text of the select or textarea it holds."""
+        pieces: list[str] = [label.text or ""]
+        for child in label:
+            if isinstance(child.tag, str) and child.tag not in ("select", "textarea") and not is_hidden(child):
+                pieces.append(self._text_without_controls(child))
+            pieces.append(child.tail or "")
+        return " ".join(pieces)
+
+    @staticmethod
+    def _icon_name(el: lxml.html.HtmlElement) -> str:
+        for node in el.iter():
+            if not isinstance(node.tag, str):
+                continue
+            if node.tag == "svg":
+                title = node.find("title")
+                if title is not None and clean(title.text_content()):
+                    return title.text_content()
+            test_id = node.get("data-testid") or ""
+            if test_id.endswith("-icon"):
+                return test_id[: -len("-icon")].replace("-", " ").replace("_", " ")
+        return ""

@@ -1,0 +1,289 @@
+"""The walk from a parsed page to the observation text and its numbered elements."""
+
+from __future__ import annotations
+
+import re
+
+import lxml.html
+
+from .annotate import INDEX_ATTRIBUTE, LIVE_CHECKED, LIVE_SELECTED, LIVE_VALUE
+from .model import DRIVEN_BY_WIDGET, UI_SELECT, Element, PageObservation
+from .naming import (
+    BUTTON_INPUT_TYPES,
+    DROPPED_TAGS,
+    Namer,
+    clean,
+    is_duplicate_link,
+    is_inert_link,
+    is_interactive,
+)
+from .regions import collapsed_submenus, navigation_regions, region_tag
+from .visibility import FORM_CONTROLS, is_hidden, is_screen_reader_only
+from .widgets import is_driven_by_widget, read_ui_select, widget_stand_ins
+
+#: Kept as tags in the observation; everything else is unwrapped to its content.
+KEPT_TAGS = frozenset(
+    "h1 h2 h3 h4 h5 h6 p ul ol li table tr th td dl dt dd form label pre blockquote "
+    "a button input select option textarea img caption fieldset legend".split()
+)
+#: Kept tags rendered on their own line(s).
+BLOCK_TAGS = frozenset("h1 h2 h3 h4 h5 h6 p ul ol li table tr dl dt dd form pre blockquote caption fieldset legend".split())
+#: Unwrapped tags that still break the line, as a browser would render them.
+BREAKING_TAGS = frozenset(
+    "div section article header footer nav main aside br hr address figure figcaption details summary body html "
+    "thead tbody tfoot".split()
+)
+#: Inside these, wrappers that would break the line only separate words (a table cell
+#: built from divs stays on its row).
+LINE_CONTAINERS = frozenset("td th p h1 h2 h3 h4 h5 h6 dt dd label caption legend".split())
+#: The attributes an observation shows: ``type`` (inputs), these, and the flags below.
+TEXT_ATTRIBUTES = ("placeholder", "value", "title", "aria-label", "role")
+#: What tells radio buttons and checkboxes apart (beside their label).
+CHOICE_ATTRIBUTES = ("name", "value")
+BOOLEAN_ATTRIBUTES = frozenset({"checked", "selected", "disabled"})
+CHOICE_TYPES = frozenset({"checkbox", "radio"})
+
+
+def simplify_document(root: lxml.html.HtmlElement, *, order_navigation: bool = True) -> PageObservation:
+    """Simplify an already parsed document (element keys are its XPaths, or the
+    browser's ``data-wa-idx``).
+
+    Args:
+        root: The document's root element.
+        order_navigation: Move navigation regions after the main content and collapse
+            closed nested menus (see :mod:`.regions`); False keeps document order.
+    """
+    return _Simplifier(root, order_navigation).run()
+
+
+class _Simplifier:
+    def __init__(self, root: lxml.html.HtmlElement, order_navigation: bool):
+        self.root = root
+        self.tree = root.getroottree()
+        self.parts: list[str] = []
+        self.elements: list[Element] = []
+        self.namer = Namer(root)
+        self.left_out = set(widget_stand_ins(root))
+        self.link_hrefs = {a.get("href") for a in root.iter("a") if a.get("href") and a.get("tabindex") != "-1"}
+        self.ambiguous_choices = _ambiguous_choices(root, self.namer)
+        self.order_navigation = order_navigation
+        self.regions: list[lxml.html.HtmlElement] = []
+        self.in_region = 0
+        self.line_depth = 0  # > 0 inside a LINE_CONTAINERS element
+
+    def run(self) -> PageObservation:
+        title_el = self.root.find(".//title")
+        title = clean(title_el.text_content()) if title_el is not None else ""
+        if title:
+            self.parts.append(f"<title>{_escape(title)}</title>\n")
+        body = self.root.find("body")
+        body = body if body is not None else self.root
+        if self.order_navigation:
+            self.regions = navigation_regions(body)
+        moved = set(self.regions)
+        self._walk(body, moved)
+        self.in_region += 1
+        for region in self.regions:
+            if not is_hidden(region):
+                self._kept(region, region_tag(region), set())
+        return PageObservation(text=_tidy("".join(self.parts)), elements=self.elements, title=title)
+
+    def _walk(self, el: lxml.html.HtmlElement, moved: set) -> None:
+        tag = el.tag if isinstance(el.tag, str) else ""
+        if not tag or tag in DROPPED_TAGS or el in moved or el in self.left_out or is_hidden(el):
+            return
+        if tag == "svg" or (is_screen_reader_only(el) and tag not in FORM_CONTROLS):
+            return  # icons and screen-reader text name controls; they are not content
+        if is_interactive(el) or read_ui_select(el) is not None:
+            if self._emit_interactive(el):
+                return
+            if tag != "a" or not is_inert_link(el):
+                return  # nameless, or a copy of another link: nothing to show
+        if tag in KEPT_TAGS and tag not in ("input", "select", "textarea", "button", "a"):
+            if tag == "img":
+                alt = clean(el.get("alt") or "")
+                if alt:
+                    self.parts.append(f'<img alt="{_attr(alt)}">')
+                return
+            self._kept(el, tag, moved)
+            return
+        separator = ("\n" if not self.line_depth else " ") if tag in BREAKING_TAGS else ""
+        self.parts.append(separator)
+        self._children(el, moved)
+        self.parts.append(separator)
+
+    def _kept(self, el: lxml.html.HtmlElement, tag: str, moved: set) -> None:
+        """``el``'s content under ``tag`` (a tag kept in the observation, or a moved region's)."""
+        block = tag in BLOCK_TAGS or el in self.regions
+        start = len(self.parts)
+        self.parts.append(("\n" if block else "") + f"<{tag}>")
+        in_line = tag in LINE_CONTAINERS
+        self.line_depth += in_line
+        skipped = set(collapsed_submenus(el)) if self.in_region and tag == "li" else set()
+        self._children(el, moved | skipped if skipped else moved)
+        self.line_depth -= in_line
+        if tag not in ("td", "th") and not any(p.strip() for p in self.parts[start + 1 :]):
+            del self.parts[start:]  # an empty wrapper says nothing
+            self.parts.append("\n" if block else " ")
+            return
+        self.parts.append(f"</{tag}>" + ("\n" if block else ""))
+
+    def _children(self, el: lxml.html.HtmlElement, moved: set) -> None:
+        if el.text:
+            self.parts.append(_escape(el.text))
+        for child in el:
+            if isinstance(child.tag, str):
+                self._walk(child, moved)
+            if child.tail:
+                self.parts.append(_escape(child.tail))
+
+    def _emit_interactive(self, el: lxml.html.HtmlElement) -> bool:
+        """Number ``el`` and write it; False when it is not numbered (no name, nothing to do)."""
+        tag = el.tag
+        if tag == "a" and (is_inert_link(el) or is_duplicate_link(el, self.link_hrefs)):
+            return False
+        attributes = self._shown_attributes(el)
+        options: tuple[str, ...] = ()
+        widget = ""
+        ui_select = read_ui_select(el)
+        if ui_select is not None:
+            tag, widget, options = "select", UI_SELECT, ui_select.options
+            text = ", ".join(ui_select.chosen) or ui_select.placeholder
+            inner = "".join(f"<option{' selected' if o in ui_select.chosen else ''}>{_escape(o)}</option>" for o in options)
+            label = el.get("aria-label") or _field_label(el, self.namer) or ui_select.placeholder
+        elif tag == "select":
+            options, text, inner = _select_options(el)
+            widget = DRIVEN_BY_WIDGET if is_driven_by_widget(el) else ""
+            label = self.namer.name(el, text)
+        elif tag == "textarea":
+            text = clean(el.get(LIVE_VALUE) if el.get(LIVE_VALUE) is not None else el.text_content())
+            inner = _escape(text)
+            label = self.namer.name(el, text)
+        elif tag == "input":
+            kind = attributes["type"]
+            text = attributes.get("value", "") if kind not in CHOICE_TYPES else ""
+            inner = ""
+            label = self.namer.name(el, text if kind in BUTTON_INPUT_TYPES else "")
+            widget = DRIVEN_BY_WIDGET if el.get("aria-hidden") == "true" else ""
+        else:
+            text = clean(self.namer.text_of(el, screen_reader=True))
+            label = self.namer.name(el, text)
+            if not label:
+                return False
+            shown_names = {attributes.get("title"), attributes.get("aria-label")}
+            inner = _escape(text or (label if label not in shown_names else ""))
+        key = el.get(INDEX_ATTRIBUTE) or self.tree.getpath(el)
+        element_id = len(self.elements)
+        self.elements.append(Element(element_id, tag, text, attributes, clean(label), key, options, widget))
+        shown = "".join(
+            f" {name}" if name in BOOLEAN_ATTRIBUTES else f' {name}="{_attr(value)}"' for name, value in attributes.items()
+        )
+        if tag == "input":
+            self.parts.append(f'<input id="{element_id}"{shown}>')
+        else:
+            self.parts.append(f'<{tag} id="{element_id}"{shown}>{inner}</{tag}>')
+        return True
+
+    def _shown_attributes(self, el: lxml.html.HtmlElement) -> dict[str, str]:
+        """The whitelisted attributes, in a fixed order, with form controls' live state."""
+        tag = el.tag
+        shown: dict[str, str] = {}
+        kind = (el.get("type") or "text").lower() if tag == "input" else ""
+        if tag == "input":
+            shown["type"] = kind
+        if kind in CHOICE_TYPES:
+            for name in CHOICE_ATTRIBUTES:
+                if el.get(name) and clean(el.get(name)):
+                    shown[name] = clean(el.get(name))
+            if el in self.ambiguous_choices and el.get("id"):
+                shown["dom-id"] = clean(el.get("id"))
+        for name in TEXT_ATTRIBUTES:
+            if name == "value":
+                value = _input_value(el) if tag == "input" and kind not in CHOICE_TYPES else None
+            elif name == "role" and tag in ("a", "button", "input", "select", "textarea"):
+                continue
+            else:
+                value = el.get(name)
+            if value is not None and clean(value):
+                shown[name] = clean(value)
+        if kind in CHOICE_TYPES and _is_checked(el):
+            shown["checked"] = ""
+        if el.get("disabled") is not None:
+            shown["disabled"] = ""
+        return shown
+
+
+def _select_options(el: lxml.html.HtmlElement) -> tuple[tuple[str, ...], str, str]:
+    """A select's option texts, its shown value and its rendered options."""
+    option_els = [o for o in el.iter("option") if not is_hidden(o)]
+    chosen = {o for o in option_els if _is_selected(o)}
+    if not chosen and el.get("multiple") is None and not any(o.get(LIVE_SELECTED) for o in option_els):
+        # a browser selects the first enabled option when none is marked
+        first = next((o for o in option_els if o.get("disabled") is None), None)
+        chosen = {first} if first is not None else set()
+    texts = [clean(o.text_content()) for o in option_els]
+    text = next((t for o, t in zip(option_els, texts, strict=True) if o in chosen), "")
+    inner = "".join(f"<option{' selected' if o in chosen else ''}>{_escape(t)}</option>" for o, t in zip(option_els, texts, strict=True))
+    return tuple(texts), text, inner
+
+
+def _ambiguous_choices(root: lxml.html.HtmlElement, namer: Namer) -> set:
+    """Radio buttons and checkboxes whose label does not tell them apart within their group
+    (Magento's five ``★`` rating radios): they also show their ``id``."""
+    groups: dict[str, list] = {}
+    for el in root.iter("input"):
+        if (el.get("type") or "").lower() in CHOICE_TYPES and el.get("name"):
+            groups.setdefault(el.get("name"), []).append(el)
+    ambiguous = set()
+    for members in groups.values():
+        labels = [namer.name(m, "") for m in members]
+        if len(set(labels)) < len(labels):
+            ambiguous.update(m for m, label in zip(members, labels, strict=True) if labels.count(label) > 1)
+    return ambiguous
+
+
+def _field_label(el: lxml.html.HtmlElement, namer: Namer) -> str:
+    """The nearest ``<label>`` before a widget in its field (Magento's ``admin__field``)."""
+    for depth, ancestor in enumerate(el.iterancestors()):
+        if depth > 3:
+            break
+        labels = [label for label in ancestor.iter("label") if el not in label.iterancestors() and label not in el.iter()]
+        if labels:
+            return namer.text_of(labels[0], screen_reader=True)
+    return ""
+
+
+def _input_value(el: lxml.html.HtmlElement) -> str | None:
+    live = el.get(LIVE_VALUE)
+    return live if live is not None else el.get("value")
+
+
+def _is_checked(el: lxml.html.HtmlElement) -> bool:
+    live = el.get(LIVE_CHECKED)
+    return live == "1" if live is not None else el.get("checked") is not None
+
+
+def _is_selected(option: lxml.html.HtmlElement) -> bool:
+    live = option.get(LIVE_SELECTED)
+    return live == "1" if live is not None else option.get("selected") is not None
+
+
+_WHITESPACE = re.compile(r"\s+")
+
+
+def _escape(text: str) -> str:
+    """Source whitespace is one space; page text that looks like markup must not read as a tag."""
+    return _WHITESPACE.sub(" ", text).replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _attr(value: str) -> str:
+    return value.replace('"', "&quot;")
+
+
+_SPACE_AFTER_OPEN = re.compile(r"(<[a-z][a-z0-9]*(?: [^<>]*)?>) +")
+_SPACE_BEFORE_CLOSE = re.compile(r" +(</[a-z][a-z0-9]*>)")
+
+
+def _tidy(text: str) -> str:
+    lines = (_SPACE_BEFORE_CLOSE.sub(r"\1", _SPACE_AFTER_OPEN.sub(r"\1", clean(line))) for line in text.split("\n"))
+    return "\n".join(line for line in lines if line)
