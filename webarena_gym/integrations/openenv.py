@@ -28,9 +28,19 @@ import uuid
 from collections import OrderedDict
 from typing import Any
 
+from fastapi import Body, HTTPException
 from openenv.core.env_server.interfaces import Environment
-from openenv.core.env_server.types import Action, Observation, State
-from pydantic import Field
+from openenv.core.env_server.serialization import deserialize_action, serialize_observation
+from openenv.core.env_server.types import (
+    Action,
+    Observation,
+    ResetRequest,
+    ResetResponse,
+    State,
+    StepRequest,
+    StepResponse,
+)
+from pydantic import Field, ValidationError
 
 from ..env import WebArenaEnv
 from ..wrappers import CompressedHistory
@@ -159,8 +169,6 @@ class HttpEpisodes:
         return environment.reset(episode_id=episode_id, **options)
 
     def find(self, episode_id: str | None) -> WebArenaEnvironment:
-        from fastapi import HTTPException
-
         with self._lock:
             if episode_id is None:
                 if len(self._episodes) != 1:
@@ -201,11 +209,6 @@ def create_app(*, max_sessions: int = 8, **env_kwargs: Any):
 
 def _serve_http_episodes(app: Any, episodes: HttpEpisodes) -> None:
     """Replace OpenEnv's per-request HTTP ``/reset``, ``/step`` and ``/state`` with routes over ``episodes``."""
-    from fastapi import Body, HTTPException
-    from openenv.core.env_server.serialization import deserialize_action, serialize_observation
-    from openenv.core.env_server.types import ResetRequest, ResetResponse, StepRequest, StepResponse
-    from pydantic import ValidationError
-
     replaced = {"/reset", "/step", "/state"}
     app.router.routes[:] = [r for r in app.router.routes if getattr(r, "path", None) not in replaced]
 
