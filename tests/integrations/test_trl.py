@@ -78,16 +78,18 @@ def test_get_reward_ends_an_unfinished_episode_and_the_step_limit_follows_trl(fa
 @pytest.mark.train
 @pytest.mark.slow
 def test_grpo_trainer_runs_two_steps_and_the_tiny_model_calls_tools_after_sft(family_demos, tmp_path):
-    from transformers import AutoModelForCausalLM, AutoTokenizer
-    from trl import GRPOConfig, GRPOTrainer, SFTConfig, SFTTrainer
     from datasets import Dataset
+    from transformers import AutoModelForCausalLM
+    from trl import GRPOConfig, GRPOTrainer, SFTConfig, SFTTrainer
 
+    from trainers.policy import load_tokenizer
     from trainers.tiny import TinyModelSpec, build_tiny_model, demonstration_texts
 
     conversations = tool_call_conversations(family_demos, max_steps=4)
     tiny = build_tiny_model(tmp_path / "tiny", spec=TinyModelSpec(vocab_size=3000, hidden_size=64, intermediate_size=192),
-                            texts=demonstration_texts(family_demos) * 2 + [json.dumps(r["messages"]) for r in conversations])
-    tokenizer = AutoTokenizer.from_pretrained(tiny)
+                            texts=demonstration_texts(family_demos) * 2 + [r["tools"] for r in conversations]
+                            + [json.dumps(r["messages"]) for r in conversations])
+    tokenizer = load_tokenizer(str(tiny))  # as saved (AutoTokenizer would re-split words for qwen2)
     sft = SFTTrainer(
         model=AutoModelForCausalLM.from_pretrained(tiny), processing_class=tokenizer,
         train_dataset=Dataset.from_list(conversations),
