@@ -48,7 +48,7 @@ def test_oracle_tool_calls_earn_one_and_match_the_sft_conversations(family_demos
     for demo, row in zip(demos, conversations, strict=True):
         messages = row["messages"]
         assert env.reset(task_id=demo.task_id, prompt=[]) == messages[1]["content"]
-        for call, answer in zip(messages[2::2], messages[3::2]):
+        for call, answer in zip(messages[2::2], messages[3::2], strict=False):
             if not call.get("tool_calls"):
                 break
             function = call["tool_calls"][0]["function"]

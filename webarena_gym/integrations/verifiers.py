@@ -77,9 +77,10 @@ class WebArenaVerifiersEnv(vf.Env[WebArenaEnvConfig]):
                     if episode.done:
                         break
                     segment = await interaction.turn(answer)
-            reward = await asyncio.to_thread(episode.finish, "verifiers ended the exchange")
-            interaction.trace.record_reward("webarena_reward", reward, 1.0)
-            interaction.trace.info["webarena_steps"] = episode.info.get("step", 0)
+                # Scored before the exchange closes, so the rollout's own scoring sees the reward.
+                reward = await asyncio.to_thread(episode.finish, "verifiers ended the exchange")
+                interaction.trace.record_reward("webarena_reward", reward, 1.0)
+                interaction.trace.info["webarena_steps"] = episode.info.get("step", 0)
         finally:
             await asyncio.to_thread(episode.close)
 
