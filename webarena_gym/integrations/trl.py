@@ -43,7 +43,7 @@ class WebArenaToolEnv:
     has no other public methods.
 
     >>> env = WebArenaToolEnv(suite="embedded")          # doctest: +SKIP
-    >>> text = env.reset(task_id=1003)                   # the task and the first page
+    >>> text = env.reset(task_id=1003)                   # doctest: +SKIP
     >>> page = env.click(element=4)                      # doctest: +SKIP
     >>> env.get_reward()                                 # doctest: +SKIP
     0.0
