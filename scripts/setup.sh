@@ -16,10 +16,24 @@ wanted=$(cat setup.cfg pyproject.toml scripts/setup.sh | sha256sum | cut -c1-16)
 if [ "$(cat "$stamp" 2>/dev/null || true)" != "$wanted" ]; then
   echo "[setup] installing Python dependencies (first run takes a few minutes)"
   .venv/bin/python -m pip install -q --upgrade pip
-  .venv/bin/python -m pip install -q "torch==2.13.0" -e ".[train,dev]"
+  .venv/bin/python -m pip install -q "torch==2.13.0" -e ".[train,dev,docker,trl,openenv,skyrl]"
   # The official task files ship in these packages; their own dependencies are not needed.
   .venv/bin/python -m pip install -q --no-deps "browsergym-webarenalite==0.14.3" "libwebarena==0.0.5"
   echo "$wanted" > "$stamp"
+fi
+
+# verifiers 0.4 and openenv 0.10 cannot share an environment (mcp==2 vs mcp<2), so the
+# verifiers integration is tested from its own venv.
+if [ "$(cat .venv-verifiers/.setup-stamp 2>/dev/null || true)" != "$wanted" ]; then
+  echo "[setup] installing verifiers into .venv-verifiers"
+  # verifiers needs Python 3.11+; where it cannot install, its test skips and says so.
+  if ([ -x .venv-verifiers/bin/python ] || "$PYTHON" -m venv .venv-verifiers) \
+      && .venv-verifiers/bin/python -m pip install -q --upgrade pip \
+      && .venv-verifiers/bin/python -m pip install -q -e ".[verifiers]" >/tmp/verifiers-install.log 2>&1; then
+    echo "$wanted" > .venv-verifiers/.setup-stamp
+  else
+    echo "[setup] verifiers could not be installed (see /tmp/verifiers-install.log); its test will skip" >&2
+  fi
 fi
 
 if ! .venv/bin/python -c "from webarena_gym.backends.chromium import find_chromium; find_chromium()" 2>/dev/null; then

@@ -212,3 +212,25 @@ def test_info_carries_timings_and_reward_components(env):
     *_, info = env.step('exit(message="")')
     assert set(info["timings"]) >= {"action_s", "observation_s", "evaluation_s"}
     assert info["reward_components"] and all(v in (0.0, 1.0) for v in info["reward_components"].values())
+
+
+def test_an_episode_ended_from_outside_is_scored_without_an_answer():
+    task = next(t for t in embedded_tasks("test") if list(t.eval.eval_types) == ["url_match"])
+    e = gym.make("WebArenaLite-v0", suite="embedded", max_steps=30)
+    try:
+        actions = play(e, task.task_id, family_of(task.task_id, "test").solve, task.to_dict()).actions
+        assert actions[-1].startswith("exit(")
+        e.reset(options={"task_id": task.task_id})
+        for action in actions[:-1]:  # the right page reached, but no exit: the library stops the episode
+            e.step(action)
+        assert not e.unwrapped.episode_over
+        reward, info = e.unwrapped.end_episode("turn limit of the library")
+        assert reward == 1.0 and info["answer"] is None
+        assert info["episode_end_reason"] == "turn limit of the library"
+        assert e.unwrapped.end_episode()[0] == 1.0  # idempotent
+        *_, after = e.step('do(action="Wait")')
+        assert "episode is over" in after["last_action_error"]
+        e.reset(options={"task_id": first_task_of("shopping").task_id})
+        assert e.unwrapped.end_episode()[0] == 0.0  # an answer was needed and none was given
+    finally:
+        e.close()

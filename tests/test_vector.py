@@ -57,3 +57,65 @@ def test_works_under_gymnasium_vector_envs(vector_class):
         assert all("<" in o for o in observations) and np.all(rewards == 0)
     finally:
         envs.close()
+
+
+def test_gymnasium_async_vector_env_keeps_the_task_across_autoresets():
+    task_id = embedded_tasks("test")[3].task_id
+    makers = [lambda: gym.make("WebArenaLite-v0", suite="embedded", max_steps=1)] * 2
+    envs = gym.vector.AsyncVectorEnv(makers, shared_memory=False)
+    try:
+        _, infos = envs.reset(seed=0, options={"task_id": task_id, "keep_task": True})
+        _, _, _, truncated, _ = envs.step(['do(action="Wait")'] * 2)
+        assert truncated.all()
+        _, _, _, truncated, infos = envs.step(['do(action="Wait")'] * 2)  # next-step autoreset
+        assert not truncated.any() and list(infos["task_id"]) == [task_id, task_id]
+        _, infos = envs.reset(seed=1, options={"task_id": task_id})  # without keep_task: forgotten
+        envs.step(['do(action="Wait")'] * 2)
+        seen = set()
+        for _ in range(3):
+            envs.step(['do(action="Wait")'] * 2)
+            _, _, _, _, infos = envs.step(['do(action="Wait")'] * 2)
+            seen.update(infos["task_id"].tolist())
+        assert seen - {task_id}
+    finally:
+        envs.close()
+
+
+def test_make_vec_keeps_per_env_tasks_when_asked():
+    ids = [t.task_id for t in embedded_tasks("test")[:2]]
+    envs = webarena_gym.make_vec(2, suite="embedded", max_steps=1)
+    try:
+        envs.reset(seed=0, options={"task_ids": ids, "keep_task": True})
+        envs.step(['do(action="Wait")'] * 2)
+        _, _, _, _, infos = envs.step(['do(action="Wait")'] * 2)
+        assert list(infos["task_id"]) == ids
+    finally:
+        envs.close()
+
+
+def test_stepping_a_finished_env_never_returns_a_shared_info(recwarn):
+    env = gym.make("WebArenaLite-v0", suite="embedded", max_steps=1)
+    try:
+        env.reset(seed=0)
+        infos = [env.step('do(action="Wait")')[-1] for _ in range(3)]  # the last two: the episode is over
+        assert infos[1]["reward_components"] is not infos[2]["reward_components"]
+        assert infos[1]["last_action_error"] == "The episode is over; call reset()."
+        assert not [w for w in recwarn if "share an object" in str(w.message)]
+    finally:
+        env.close()
+
+
+def test_gymnasium_async_vector_env_with_autoreset_disabled():
+    from gymnasium.vector import AutoresetMode
+
+    makers = [lambda: gym.make("WebArenaLite-v0", suite="embedded", max_steps=1)] * 2
+    envs = gym.vector.AsyncVectorEnv(makers, shared_memory=False, autoreset_mode=AutoresetMode.DISABLED)
+    try:
+        envs.reset(seed=0)
+        _, _, _, truncated, first = envs.step(['do(action="Wait")'] * 2)
+        _, rewards, _, truncated_again, second = envs.step(['do(action="Wait")'] * 2)
+        assert truncated.all() and truncated_again.all() and (rewards == 0).all()
+        assert list(second["last_action_error"]) == ["The episode is over; call reset()."] * 2
+        envs.reset(options={"task_id": int(first["task_id"][0])})
+    finally:
+        envs.close()

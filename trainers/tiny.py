@@ -20,18 +20,62 @@ from pathlib import Path
 
 logger = logging.getLogger(__name__)
 
-#: ChatML, as Qwen models use it. ``{% generation %}`` marks the assistant's tokens so that
-#: ``return_assistant_tokens_mask`` (and TRL's ``assistant_only_loss``) work with it.
+#: ChatML, as Qwen models use it, with tool calling in Qwen's format. ``{% generation %}`` marks
+#: the assistant's tokens (tool calls included) so that ``return_assistant_tokens_mask`` (and TRL's
+#: ``assistant_only_loss``) work with it. Without ``tools``, tool calls and tool messages, it renders
+#: plain ChatML, exactly as the template before tools did. With ``tools``, the tools' JSON schemas
+#: follow the system message (or open one); an assistant's tool calls are JSON objects in
+#: ``<tool_call>`` tags after its content; a tool's result is a user turn in ``<tool_response>`` tags.
+TOOLS_PREAMBLE = (
+    "\n\n# Tools\n\nCall a tool by writing a JSON object with its name and arguments inside "
+    "<tool_call></tool_call> tags, for example:\n<tool_call>\n{\"name\": \"click\", \"arguments\": "
+    "{\"element\": 12}}\n</tool_call>\n\nThe tools:"
+)
 CHAT_TEMPLATE = (
+    "{% set tool_text = namespace(value='') %}"
+    "{% if tools %}"
+    "{% set tool_text.value = '" + TOOLS_PREAMBLE.replace("\n", "\\n") + "' %}"
+    "{% for tool in tools %}{% set tool_text.value = tool_text.value + '\\n' + (tool | tojson) %}{% endfor %}"
+    "{% if messages[0]['role'] != 'system' %}"
+    "{{ '<|im_start|>system\\n' + tool_text.value.lstrip() + '<|im_end|>\\n' }}"
+    "{% endif %}"
+    "{% endif %}"
     "{% for message in messages %}"
     "{% if message['role'] == 'assistant' %}"
-    "{{ '<|im_start|>assistant\\n' }}{% generation %}{{ message['content'] + '<|im_end|>' }}{% endgeneration %}{{ '\\n' }}"
+    "{{ '<|im_start|>assistant\\n' }}{% generation %}{{ message['content'] or '' }}"
+    "{% for call in (message['tool_calls'] or []) %}"
+    "{% if message['content'] or not loop.first %}{{ '\\n' }}{% endif %}"
+    "{% set arguments = call['function']['arguments'] %}"
+    "{{ '<tool_call>\\n{\"name\": ' + (call['function']['name'] | tojson) + ', \"arguments\": ' }}"
+    "{{ arguments if arguments is string else (arguments | tojson) }}{{ '}\\n</tool_call>' }}"
+    "{% endfor %}"
+    "{{ '<|im_end|>' }}{% endgeneration %}{{ '\\n' }}"
+    "{% elif message['role'] == 'tool' %}"
+    "{{ '<|im_start|>user\\n<tool_response>\\n' + message['content'] + '\\n</tool_response><|im_end|>\\n' }}"
     "{% else %}"
-    "{{ '<|im_start|>' + message['role'] + '\\n' + message['content'] + '<|im_end|>\\n' }}"
+    "{{ '<|im_start|>' + message['role'] + '\\n' + message['content'] }}"
+    "{% if loop.first and message['role'] == 'system' %}{{ tool_text.value }}{% endif %}"
+    "{{ '<|im_end|>\\n' }}"
     "{% endif %}"
     "{% endfor %}"
     "{% if add_generation_prompt %}{{ '<|im_start|>assistant\\n' }}{% endif %}"
 )
+#: How ``tokenizer.parse_response`` reads a reply of this template back into content and tool calls
+#: (transformers' response-template format; TRL uses it to find the tool calls in a completion).
+RESPONSE_TEMPLATE = {
+    "defaults": {"role": "assistant"},
+    "start_anchor": "<|im_start|>assistant\n",
+    "fields": {
+        "tool_calls": {
+            "open": "<tool_call>",
+            "close_pattern": r"</tool_call>\s*",
+            "repeats": True,
+            "content": "json",
+            "transform": {"type": "function", "function": "{content}"},
+        },
+        "content": {"close_pattern": r"<\|im_end\|>\s*", "content": "text"},
+    },
+}
 SPECIAL_TOKENS = ("<|endoftext|>", "<|im_start|>", "<|im_end|>")
 #: Message headers as single tokens. The prompt ends with the assistant header, so no merge can
 #: span the boundary between prompt and action: a training row is tokenised exactly like the
@@ -117,6 +161,7 @@ def train_tokenizer(texts: Iterable[str], vocab_size: int = 8000, *, max_token_l
         unk_token=None,
         additional_special_tokens=["<|im_start|>", *HEADER_TOKENS],
         chat_template=CHAT_TEMPLATE,
+        response_template=RESPONSE_TEMPLATE,
         clean_up_tokenization_spaces=False,
         padding_side="left",  # generation pads on the left
     )

@@ -33,12 +33,14 @@ class ActionSpec:
         element: Whether ``element=`` is required.
         argument: Whether ``argument=`` is required.
         description: One line for the system prompt.
+        argument_help: What ``argument=`` (``message=`` for exit) holds, for tool schemas.
     """
 
     name: str
     element: bool
     argument: bool
     description: str
+    argument_help: str = ""
 
     def example(self) -> str:
         if self.name == "exit":
@@ -53,9 +55,10 @@ class ActionSpec:
 
 ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("Click", True, False, "click the element (follow a link, press a button, toggle a checkbox)"),
-    ActionSpec("Type", True, True, "replace the content of a text field with the text"),
-    ActionSpec("Search", True, True, "type the text into a field, then press Enter"),
-    ActionSpec("Select Dropdown Option", True, True, "choose the option with this text in a dropdown"),
+    ActionSpec("Type", True, True, "replace the content of a text field with the text", "the text to type"),
+    ActionSpec("Search", True, True, "type the text into a field, then press Enter", "the text to search for"),
+    ActionSpec("Select Dropdown Option", True, True, "choose the option with this text in a dropdown",
+               "the text of the option to choose"),
     ActionSpec("Hover", True, False, "move the mouse over the element"),
     ActionSpec("Press Enter", False, False, "press Enter in the field last typed into (submits its form)"),
     ActionSpec("Scroll Down", False, False, "show the next part of a long page"),
@@ -63,7 +66,8 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("Go Backward", False, False, "go back to the previous page"),
     ActionSpec("Go Forward", False, False, "go forward again after going back"),
     ActionSpec("Wait", False, False, "wait for the page to change"),
-    ActionSpec("exit", False, False, "finish the task; message is your answer (empty when the task asks for no answer)"),
+    ActionSpec("exit", False, False, "finish the task; message is your answer (empty when the task asks for no answer)",
+               "your answer, or an empty string when the task asks for no answer"),
 )
 ACTIONS_BY_NAME = {spec.name: spec for spec in ACTIONS}
 _BY_LOWER = {spec.name.lower(): spec for spec in ACTIONS}
@@ -84,7 +88,7 @@ class Action:
             return f"exit(message={_quote(self.message or '')})"
         parts = [f"action={_quote(self.name)}"]
         if self.element is not None:
-            parts.append(f'element="{self.element}"')
+            parts.append(f"element={_quote(str(self.element))}")
         if self.argument is not None:
             parts.append(f"argument={_quote(self.argument)}")
         return f"do({', '.join(parts)})"

@@ -6,6 +6,7 @@
     webarena-gym demos --split train --out demos.jsonl
     webarena-gym baseline                             oracle vs random agent, success per site
     webarena-gym sites up|status|configure|login|reset|env   the real sites in docker
+    webarena-gym serve-env --port 8000                the env as an OpenEnv server (extra: openenv)
 """
 
 from __future__ import annotations
@@ -75,6 +76,8 @@ def build_parser() -> argparse.ArgumentParser:
     baseline.add_argument("--max-steps", type=int, default=30, help="step limit (30: the evaluation budget)")
     baseline.set_defaults(handler=_baseline)
 
+    _add_serve_env_command(commands)
+
     try:
         from .docker_sites.cli import add_sites_commands
     except ImportError:  # pragma: no cover - the docker tooling is part of the package
@@ -96,6 +99,33 @@ def _serve(args: argparse.Namespace) -> int:
             time.sleep(3600)
     finally:
         server.stop()
+
+
+def _add_serve_env_command(commands) -> None:
+    serve_env = commands.add_parser("serve-env", help="serve the env over OpenEnv's HTTP/WebSocket API (extra: openenv)",
+                                    description="One world per session; HTTP /reset returns an episode_id for /step.")
+    serve_env.add_argument("--host", default="127.0.0.1", help="interface to bind (default: loopback)")
+    serve_env.add_argument("--port", type=int, default=8000)
+    serve_env.add_argument("--max-sessions", type=int, default=8, help="concurrent sessions (each has its own world)")
+    serve_env.add_argument("--suite", default="embedded", choices=["embedded", "webarena-lite"])
+    serve_env.add_argument("--split", default="test", choices=["test", "train"])
+    serve_env.add_argument("--backend", default=None, choices=["direct", "playwright"])
+    serve_env.add_argument("--max-steps", type=int, default=15, help="step limit of an episode")
+    serve_env.set_defaults(handler=_serve_env)
+
+
+def _serve_env(args: argparse.Namespace) -> int:
+    try:
+        from .integrations.openenv import serve
+    except ModuleNotFoundError as exc:
+        print(f"error: serve-env needs OpenEnv ({exc.name} is missing): pip install 'webarena-gym[openenv]'",
+              file=sys.stderr)
+        return 1
+    print(f"Serving the {args.suite} {args.split} tasks on http://{args.host}:{args.port} "
+          f"(OpenEnv: /ws, /reset, /step, /state, /schema); Ctrl-C stops.", flush=True)
+    serve(args.host, args.port, max_sessions=args.max_sessions, suite=args.suite, split=args.split,
+          backend=args.backend, max_steps=args.max_steps)
+    return 0
 
 
 def _load(suite: str, split: str):

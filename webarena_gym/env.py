@@ -11,6 +11,7 @@ Infrastructure faults raise :class:`~webarena_gym.errors.InfrastructureError`.
 
 from __future__ import annotations
 
+import copy
 import logging
 import time
 import warnings
@@ -165,28 +166,41 @@ class WebArenaEnv(gym.Env[str, str]):
         self._steps = 0
         self._scroll = 0
         self._done = True
+        self._final_reward = 0.0
+        self._kept_task_id: Any = None
         self._observation = ""
         self._page: PageObservation | None = None
         self._info: dict[str, Any] = {}
 
     # -- Gymnasium API ----------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[str, dict[str, Any]]:
-        """Start a task: ``options={"task_id": ...}`` picks one, else one is drawn with ``np_random``."""
+        """Start a task: ``options={"task_id": ...}`` picks one, else one is drawn with ``np_random``.
+
+        ``options={"keep_task": True}`` keeps the task of this reset for the resets that
+        follow without a ``task_id`` (a vector env's autoresets call ``reset()`` bare);
+        a reset with options that do not say ``keep_task`` forgets it.
+        """
         super().reset(seed=seed)
+        if options is not None:
+            self._kept_task_id = None
         options = options or {}
         if "task_id" in options and options["task_id"] is not None:
             task = self.tasks_by_id.get(options["task_id"])
             if task is None:
                 raise UnknownTaskError(_unknown_task_message(options["task_id"], self.tasks, self.suite, self.split))
+        elif self._kept_task_id is not None:
+            task = self.tasks_by_id[self._kept_task_id]
         else:
             task = self.tasks[int(self.np_random.integers(len(self.tasks)))]
+        if options.get("keep_task"):
+            self._kept_task_id = task.task_id
         self.task = task
         started = time.perf_counter()
         if self.world is not None:
             self.world.reset()
         login = _logins(task) if task.require_login else {}
         self.backend.start(task.start_url, allowed_sites=tuple(task.sites), login=login, storage_state=task.storage_state)
-        self._steps, self._scroll, self._done = 0, 0, False
+        self._steps, self._scroll, self._done, self._final_reward = 0, 0, False, 0.0
         self._page = self.backend.observe()
         observation = self._render_observation(None)
         info = self._base_info()
@@ -198,7 +212,9 @@ class WebArenaEnv(gym.Env[str, str]):
         if self.task is None:
             raise gym.error.ResetNeeded("Call reset() before step().")
         if self._done:
-            info = dict(self._info, last_action=str(action), last_action_error="The episode is over; call reset().")
+            # A fresh copy each time: an info is never shared with an earlier or later step's.
+            info = dict(copy.deepcopy(self._info), last_action=str(action),
+                        last_action_error="The episode is over; call reset().")
             return self._observation, 0.0, False, True, info
         timings: dict[str, float] = {}
         started = time.perf_counter()
@@ -225,6 +241,7 @@ class WebArenaEnv(gym.Env[str, str]):
             self._done = True
             evaluate_started = time.perf_counter()
             reward, components = self._evaluate(answer)
+            self._final_reward = reward
             timings["evaluation_s"] = time.perf_counter() - evaluate_started
         observation = self._render_observation(error)
         info = self._base_info()
@@ -237,6 +254,33 @@ class WebArenaEnv(gym.Env[str, str]):
         )
         self._info = info
         return observation, reward, terminated, truncated, dict(info)
+
+    def end_episode(self, reason: str = "ended from outside") -> tuple[float, dict[str, Any]]:
+        """End the running episode without an answer and score it, as reaching the step limit would.
+
+        For libraries that end episodes themselves (a turn limit, a context limit, a
+        closed session): the episode is evaluated with no answer, never left open.
+        Calling it on an episode that is already over changes nothing.
+
+        Args:
+            reason: Why it ended, recorded in ``info["episode_end_reason"]``.
+
+        Returns:
+            The episode's reward (0 or 1) and its final info.
+        """
+        if self.task is None:
+            raise gym.error.ResetNeeded("Call reset() before end_episode().")
+        if not self._done:
+            self._done = True
+            self._final_reward, components = self._evaluate(None)
+            self._info = dict(self._base_info(), last_action="", last_action_error="", reward_components=components,
+                              answer=None, episode_end_reason=reason, timings=Timings({}))
+        return self._final_reward, copy.deepcopy(self._info)
+
+    @property
+    def episode_over(self) -> bool:
+        """Whether the current episode has ended (or none has started)."""
+        return self._done
 
     @property
     def page(self) -> PageObservation | None:

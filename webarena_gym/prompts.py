@@ -23,23 +23,40 @@ THINKING_FORMAT = (
 OMITTED = "[Observation omitted: the page at {url} was shown here.]"
 
 
+_ROLE = (
+    "You are a web agent. You complete a task on websites by acting on the current page, one action "
+    "per turn. Pages are shown as simplified HTML; interactive elements carry an id, which is what "
+    "element= refers to."
+)
+_ANSWERING = (
+    "When the task asks a question, answer it with {exit} (just the answer). When the task asks you to "
+    "change something, do it and then call {empty_exit}. If the task cannot be done, say so with {na_exit}."
+)
+
+
 def system_prompt(*, thinking: bool = False) -> str:
     """Instructions, the action grammar and the answer format.
 
     >>> "do(action=\\"Click\\"" in system_prompt()
     True
     """
+    answering = _ANSWERING.format(exit='exit(message="...")', empty_exit='exit(message="")',
+                                  na_exit='exit(message="N/A")')
     return (
-        "You are a web agent. You complete a task on websites by acting on the current page, one action "
-        "per turn. Pages are shown as simplified HTML; interactive elements carry an id, which is what "
-        "element= refers to.\n\n"
-        "Actions:\n"
-        f"{describe_actions()}\n\n"
-        "When the task asks a question, answer it with exit(message=\"...\") (just the answer). When the "
-        "task asks you to change something, do it and then call exit(message=\"\"). If the task cannot be "
-        'done, say so with exit(message="N/A").\n\n'
+        f"{_ROLE}\n\nActions:\n{describe_actions()}\n\n{answering}\n\n"
         f"{THINKING_FORMAT if thinking else PLAIN_FORMAT}"
     )
+
+
+def tool_system_prompt() -> str:
+    """Instructions for models that act through tool calls (one tool per action, from the same definitions).
+
+    >>> "the exit tool" in tool_system_prompt()
+    True
+    """
+    answering = _ANSWERING.format(exit="the exit tool", empty_exit="exit with an empty message",
+                                  na_exit='the exit tool and message "N/A"')
+    return f"{_ROLE}\n\nAct by calling exactly one tool per turn. {answering}"
 
 
 def user_turn(observation: str, *, url: str, intent: str | None = None, step: int = 0, max_steps: int = 0) -> str:

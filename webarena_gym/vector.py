@@ -66,7 +66,10 @@ class WebArenaVectorEnv(VectorEnv):
         return [t.task_id for t in self.envs[0].unwrapped.tasks]
 
     def reset(self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None):
-        """Reset every env. ``options["task_id"]``: one task for all; ``options["task_ids"]``: one per env."""
+        """Reset every env. ``options["task_id"]``: one task for all; ``options["task_ids"]``: one per env.
+
+        ``options["keep_task"]``: each env keeps its task across autoresets (group mode always does).
+        """
         super().reset(seed=seed)
         seeds = seed if isinstance(seed, (list, tuple)) else [None if seed is None else seed + i for i in range(self.num_envs)]
         if len(seeds) != self.num_envs:
@@ -81,6 +84,10 @@ class WebArenaVectorEnv(VectorEnv):
         return tuple(self._observations), infos
 
     def _task_options(self, options: dict[str, Any]) -> list[dict[str, Any]]:
+        keep = {"keep_task": True} if options.get("keep_task") else {}
+        return [dict(per_env, **keep) for per_env in self._chosen_tasks(options)]
+
+    def _chosen_tasks(self, options: dict[str, Any]) -> list[dict[str, Any]]:
         if "task_ids" in options:
             ids = list(options["task_ids"])
             if len(ids) != self.num_envs:

@@ -57,6 +57,11 @@ class CompressedHistory(gym.Wrapper):
         prompt, info = self._context(observation, info)
         return prompt, reward, terminated, truncated, info
 
+    @property
+    def page(self) -> str:
+        """The current observation as the env returned it (the last message holds it in full)."""
+        return self._current[0]
+
     def messages(self) -> list[dict[str, str]]:
         """The current context as chat messages."""
         observation, url = self._current

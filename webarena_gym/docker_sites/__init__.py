@@ -9,13 +9,26 @@ commands (:mod:`.cli`); docker/README.md tells how to obtain the images.
 
 from __future__ import annotations
 
-from .configure import ConfigureResult, configure
-from .definitions import Companion, ConfigStep, DockerSite, Locator, LoginForm
-from .deployment import Deployment
-from .engine import connect
-from .lifecycle import SiteStatus, down, reset, status, up
-from .login import login, state_path
-from .registry import SITES
+from importlib import import_module
+from typing import Any
+
+# The docker SDK is an optional extra (`pip install webarena-gym[docker]`): names are imported
+# on first use, so the `sites` commands and the site registry load without it.
+_EXPORTS = {
+    "ConfigureResult": ".configure", "configure": ".configure",
+    "Companion": ".definitions", "ConfigStep": ".definitions", "DockerSite": ".definitions",
+    "Locator": ".definitions", "LoginForm": ".definitions",
+    "Deployment": ".deployment", "connect": ".engine",
+    "SiteStatus": ".lifecycle", "down": ".lifecycle", "reset": ".lifecycle", "status": ".lifecycle", "up": ".lifecycle",
+    "login": ".login", "state_path": ".login", "SITES": ".registry",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _EXPORTS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(import_module(_EXPORTS[name], __name__), name)
+
 
 __all__ = [
     "SITES",

@@ -137,6 +137,11 @@ def _guard(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Name
         except WebArenaGymError as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 1
+        except ModuleNotFoundError as exc:
+            if exc.name != "docker":
+                raise
+            print("error: the docker tooling needs the docker SDK: pip install 'webarena-gym[docker]'", file=sys.stderr)
+            return 1
 
     run.__name__ = func.__name__
     run.__doc__ = func.__doc__

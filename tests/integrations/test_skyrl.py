@@ -1,0 +1,53 @@
+"""SkyRL-gym: the registered "webarena" env driven the way SkyRL's generator drives it (make, init, step, close)."""
+
+from __future__ import annotations
+
+import pytest
+
+skyrl_gym = pytest.importorskip("skyrl_gym")
+
+from omegaconf import OmegaConf  # noqa: E402
+
+from webarena_gym.integrations.skyrl import ENV_ID, dataset_rows  # noqa: E402
+
+
+def make(task_id: int, max_turns: int):
+    row = dataset_rows([task_id])[0]
+    env_config = OmegaConf.create({"suite": "embedded", "split": "train"})  # SkyRL passes a DictConfig
+    extras = {"extra_info": row["extra_info"], "max_turns": max_turns}  # the generator adds its turn limit
+    return skyrl_gym.make(row["env_class"], env_config=env_config, extras=extras), row["prompt"]
+
+
+def test_oracle_episodes_through_skyrl_earn_one(family_demos):
+    assert ENV_ID in skyrl_gym.registry
+    for demo in family_demos[:3]:
+        env, prompt = make(demo.task_id, max_turns=15)
+        conversation, _ = env.init(prompt)
+        assert [m["role"] for m in conversation] == ["system", "user"]
+        assert conversation[1]["content"].startswith(f"Task: {demo.intent}")
+        assert conversation[1]["content"].endswith(demo.turns[0].observation)
+        for index, turn in enumerate(demo.turns):
+            output = env.step(turn.action)
+            if index + 1 < len(demo.turns):
+                assert not output["done"] and output["reward"] == 0.0
+                assert output["observations"][0]["content"].endswith(demo.turns[index + 1].observation)
+        assert output["done"] and output["reward"] == 1.0 and output["observations"] == []
+        assert env.get_metrics()["success"] == 1.0
+        env.close()
+
+
+def test_the_step_limit_follows_max_turns_and_a_stopped_trajectory_is_scored(family_demos):
+    demo = family_demos[0]
+    env, prompt = make(demo.task_id, max_turns=2)
+    env.init(prompt)
+    assert "step 2 of 2" in env.step('do(action="Wait")')["observations"][0]["content"]
+    output = env.step('do(action="Wait")')
+    assert output["done"] and output["reward"] == 0.0
+    env.close()
+
+    env, prompt = make(demo.task_id, max_turns=15)
+    env.init(prompt)
+    env.step(demo.turns[0].action)
+    env.close()  # the generator hit its context limit: ended, scored, no answer
+    metrics = env.get_metrics()
+    assert metrics["ended_from_outside"] == 1.0 and metrics["success"] == 0.0
