@@ -4,22 +4,23 @@ Each turn, the contexts of all live episodes are generated as one batch, then th
 step concurrently. Every turn keeps the exact token ids of its context and of its sampled
 action, so training rows can be rebuilt without re-tokenising what the model produced.
 
-The envs sit behind :class:`EnvGroup`, a list of envs stepped by a thread pool, rather than
-``webarena_gym.make_vec``: a Gymnasium vector env steps every env each call and autoresets
-finished ones, while a rollout batch steps only its live episodes and keeps finished ones
-as they ended. Anything with ``ensure``/``reset``/``step``/``close`` of the same shape
-plugs in through :func:`make_env_group`.
+The envs sit behind :class:`~webarena_gym.evaluation.envs.EnvGroup`, a list of envs stepped
+by a thread pool, rather than ``webarena_gym.make_vec``: a Gymnasium vector env steps every
+env each call and autoresets finished ones, while a rollout batch steps only its live
+episodes and keeps finished ones as they ended. Anything with ``ensure``/``reset``/``step``/
+``close`` of the same shape plugs in through :func:`make_env_group`.
 """
 
 from __future__ import annotations
 
 import logging
-import re
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any
+
+from webarena_gym.actions import printable
+from webarena_gym.evaluation.envs import EnvGroup
 
 from .chat import prompt_ids
 
@@ -80,44 +81,6 @@ class Trajectory:
         return sum(len(t.completion_ids) for t in self.turns)
 
 
-class EnvGroup:
-    """Envs created on demand by ``make_env``, reset and stepped concurrently by a thread pool.
-
-    Every env owns its world, so rollouts of the same task never see each other's writes.
-    """
-
-    def __init__(self, make_env: Callable[[], Any], *, workers: int = 4):
-        self.make_env = make_env
-        self.envs: list[Any] = []
-        self.pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="webarena-env")
-
-    def ensure(self, count: int) -> None:
-        while len(self.envs) < count:
-            self.envs.append(self.make_env())
-
-    def reset(self, task_ids: Sequence[int]) -> list[tuple[str, dict[str, Any]]]:
-        """Reset env ``i`` on ``task_ids[i]``."""
-        self.ensure(len(task_ids))
-        return self._gather([self.pool.submit(self.envs[i].reset, options={"task_id": t}) for i, t in enumerate(task_ids)])
-
-    def step(self, indices: Sequence[int], actions: Sequence[str]) -> list[tuple[Any, ...]]:
-        """Step env ``indices[k]`` with ``actions[k]``; results in the same order."""
-        return self._gather([self.pool.submit(self.envs[i].step, a) for i, a in zip(indices, actions, strict=True)])
-
-    @staticmethod
-    def _gather(jobs: list[Future]) -> list[Any]:
-        # Let every env finish before an error propagates: closing envs while other threads
-        # still use their worlds would crash inside SQLite.
-        wait(jobs)
-        return [job.result() for job in jobs]
-
-    def close(self) -> None:
-        self.pool.shutdown(wait=True)
-        for env in self.envs:
-            env.close()
-        self.envs = []
-
-
 def make_env_group(agent: Any, *, workers: int = 4) -> EnvGroup:
     """Envs for the agent settings of a config (:class:`trainers.config.AgentArguments`)."""
     from webarena_gym.env import WebArenaEnv
@@ -170,7 +133,7 @@ def collect_rollouts(
         clock.generation_s += time.perf_counter() - started
         clock.generated_tokens += sum(len(ids) for ids in completions)
         # The env gets the text without special tokens; the sampled ids are kept as they are.
-        actions = [_printable(text) for text in tokenizer.batch_decode(completions, skip_special_tokens=True)]
+        actions = [printable(text) for text in tokenizer.batch_decode(completions, skip_special_tokens=True)]
         started = time.perf_counter()
         results = envs.step(live, actions)
         clock.env_s += time.perf_counter() - started
@@ -188,17 +151,3 @@ def collect_rollouts(
                 if progress is not None:
                     progress.update(1)
     return trajectories
-
-
-#: Characters XML (hence HTML forms) cannot hold: C0 controls other than tab and newlines, and non-characters.
-_UNPRINTABLE = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
-
-
-def _printable(text: str) -> str:
-    """The action text without characters no web page can hold.
-
-    A byte-level model can sample any byte; the direct backend raises (instead of
-    reporting an agent mistake) when such characters are typed into a field, so they
-    are dropped here and one garbled sample cannot stop a run.
-    """
-    return _UNPRINTABLE.sub("", text)
