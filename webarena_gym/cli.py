@@ -5,6 +5,8 @@
     webarena-gym tasks show ID
     webarena-gym demos --split train --out demos.jsonl
     webarena-gym baseline                             oracle vs random agent, success per site
+    webarena-gym eval --model PATH | --endpoint URL --model NAME   evaluate a model (resumable run file)
+    webarena-gym report RUN.jsonl [RUN2.jsonl] -o report.html      a run (or two, compared) as HTML
     webarena-gym sites up|status|configure|login|reset|env   the real sites in docker
 """
 
@@ -74,6 +76,10 @@ def build_parser() -> argparse.ArgumentParser:
     baseline.add_argument("--backend", default="direct", choices=["direct", "playwright"])
     baseline.add_argument("--max-steps", type=int, default=30, help="step limit (30: the evaluation budget)")
     baseline.set_defaults(handler=_baseline)
+
+    from .eval_commands import add_eval_commands
+
+    add_eval_commands(commands)
 
     try:
         from .docker_sites.cli import add_sites_commands
