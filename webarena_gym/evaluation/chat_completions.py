@@ -103,11 +103,12 @@ class ChatCompletionsPolicy:
         openai = self._openai
         attempt = 0
         while True:
+            request = self._request(messages)
             try:
-                response = self.client.chat.completions.create(**self._request(messages))
+                response = self.client.chat.completions.create(**request)
             except openai.APIStatusError as exc:
                 if exc.status_code in (400, 422):
-                    if self._adapt(str(exc)):
+                    if self._adapt(str(exc), request):
                         continue
                     return PolicyOutput("", error=f"The endpoint refused the request: {_short(exc)}")
                 if exc.status_code not in RETRY_STATUSES and exc.status_code < 500:
@@ -118,7 +119,7 @@ class ChatCompletionsPolicy:
                 attempt = self._wait_before_retry(attempt, exc, exc.response.headers)
             except openai.APIConnectionError as exc:  # timeouts included
                 attempt = self._wait_before_retry(attempt, exc, {})
-            except openai.APIError as exc:  # a body that is not a completion
+            except (openai.APIError, ValueError) as exc:  # a body that is not a completion (or not JSON)
                 return PolicyOutput("", error=f"The endpoint's answer was not a completion: {_short(exc)}")
             else:
                 return _output(response)
@@ -131,19 +132,25 @@ class ChatCompletionsPolicy:
             request[self._token_field if name == "max_tokens" else name] = value
         return request
 
-    def _adapt(self, message: str) -> bool:
-        """Follow a refusal of a request field the model does not take; True when the request changed."""
+    def _adapt(self, message: str, request: dict[str, Any]) -> bool:
+        """Follow a refusal of a request field the model does not take; True when the request should be sent again.
+
+        Requests in flight concurrently may all be refused for the same field: each sees
+        that the field it sent is now replaced or dropped, and is sent again.
+        """
         with self._lock:
-            if "max_completion_tokens" in message and self._token_field == "max_tokens":
-                self._token_field = "max_completion_tokens"
-                logger.warning("%s takes max_completion_tokens instead of max_tokens; using it.", self.model)
+            if "max_completion_tokens" in message and "max_tokens" in request:
+                if self._token_field == "max_tokens":
+                    self._token_field = "max_completion_tokens"
+                    logger.warning("%s takes max_completion_tokens instead of max_tokens; using it.", self.model)
                 return True
             if "nsupported" in message:
                 for name in DROPPABLE:
-                    if f"'{name}'" in message and name not in self._dropped and self.sampling[name] is not None:
-                        self._dropped.add(name)
-                        logger.warning("%s does not take %s=%r; requests go without it.", self.model, name,
-                                       self.sampling[name])
+                    if f"'{name}'" in message and name in request:
+                        if name not in self._dropped:
+                            self._dropped.add(name)
+                            logger.warning("%s does not take %s=%r; requests go without it.", self.model, name,
+                                           self.sampling[name])
                         return True
         return False
 

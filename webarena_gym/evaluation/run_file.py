@@ -30,6 +30,9 @@ from .results import EpisodeResult
 logger = logging.getLogger(__name__)
 
 RUN_SCHEMA = "webarena-gym/run-v1"
+#: Settings that say where a run was made, not what it measures: they may change when it resumes
+#: (a server restarted on another port serves the same model).
+INFORMATIONAL_SETTINGS = ("endpoint",)
 
 
 @dataclass
@@ -105,8 +108,9 @@ class RunWriter:
     Args:
         path: The run file (created with its folder when missing).
         settings: What the run is made with (model, suite, split, step limit, format, ...).
-            Resuming a file made with other settings is refused: its episodes would not
-            be comparable with the new ones.
+            Resuming a file made with other settings (other than
+            :data:`INFORMATIONAL_SETTINGS`) is refused: its episodes would not be comparable
+            with the new ones.
         resume: Keep the episodes already in the file (False starts the file afresh).
 
     Attributes:
@@ -186,7 +190,8 @@ class RunWriter:
         if not found:
             logger.warning("%s has no run header; resuming it without checking its settings.", self.path)
             return
-        differing = {k: (found.get(k), v) for k, v in self.settings.items() if found.get(k) != v}
+        differing = {k: (found.get(k), v) for k, v in self.settings.items()
+                     if found.get(k) != v and k not in INFORMATIONAL_SETTINGS}
         if differing:
             shown = ", ".join(f"{k}: {old!r} in the file, {new!r} now" for k, (old, new) in differing.items())
             raise ConfigurationError(
