@@ -129,3 +129,19 @@ def answering(key: dict[str, str]) -> Responder:
         return Reply(f'exit(message="{answer}")')
 
     return respond
+
+
+def pick_tasks() -> tuple[list[int], list[int], dict[str, str]]:
+    """Per site, one task the answer key solves and one it cannot (a url_match task).
+
+    Returns (all ids, solved ids, the answer key).
+    """
+    key = answer_key()
+    chosen, solved = [], []
+    for site in ("shopping", "reddit", "map"):
+        tasks = [t for t in embedded_tasks("test") if t.sites == (site,)]
+        hit = next(t for t in tasks if t.intent in key and t.eval.reference_answers.exact_match)
+        miss = next(t for t in tasks if tuple(t.eval.eval_types) == ("url_match",))
+        chosen += [hit.task_id, miss.task_id]
+        solved.append(hit.task_id)
+    return sorted(chosen), solved, key

@@ -15,27 +15,14 @@ from webarena_gym.cli import main
 from webarena_gym.evaluation import read_run
 from webarena_gym.tasks.embedded_suite import embedded_tasks
 
-from .chat_server import ChatServer, Reply, answer_key, answering
+from .chat_server import ChatServer, Reply, answering, pick_tasks
 
 pytest.importorskip("openai")
 
 REPO = Path(__file__).resolve().parents[2]
-KEY = answer_key()
 
 
-def pick_tasks() -> tuple[list[int], list[int]]:
-    """Per site, one task the answer key solves and one it cannot (a url_match task): (all ids, solved ids)."""
-    chosen, solved = [], []
-    for site in ("shopping", "reddit", "map"):
-        tasks = [t for t in embedded_tasks("test") if t.sites == (site,)]
-        hit = next(t for t in tasks if t.intent in KEY and t.eval.reference_answers.exact_match)
-        miss = next(t for t in tasks if tuple(t.eval.eval_types) == ("url_match",))
-        chosen += [hit.task_id, miss.task_id]
-        solved.append(hit.task_id)
-    return sorted(chosen), solved
-
-
-TASKS, SOLVED = pick_tasks()
+TASKS, SOLVED, KEY = pick_tasks()
 
 
 def evaluate(server: ChatServer, out: Path, *extra: str, tasks: list[int] = TASKS) -> int:
