@@ -83,6 +83,7 @@ def run_eval(args: argparse.Namespace) -> int:
     from .tasks.loading import resolve_suite
     from .wrappers import CompressedHistory
 
+    _check_numbers(args)
     suite = resolve_suite(args.suite)
     backend = args.backend or ("playwright" if args.record_screenshots or suite != "embedded" else "direct")
     policy = _make_policy(args)
@@ -115,6 +116,14 @@ def run_eval(args: argparse.Namespace) -> int:
     print(format_success_table({settings["model"][-22:]: results}))
     print(f"Trajectories: {out} ({len(results)} episodes). HTML: webarena-gym report {out} -o report.html")
     return 0
+
+
+def _check_numbers(args: argparse.Namespace) -> None:
+    for name in ("max_tokens", "episodes_in_flight", "env_workers", "max_steps"):
+        if getattr(args, name) < 1:
+            raise ConfigurationError(f"--{name.replace('_', '-')} must be at least 1, got {getattr(args, name)}.")
+    if args.temperature < 0:
+        raise ConfigurationError(f"--temperature must be >= 0 (0 decodes greedily), got {args.temperature}.")
 
 
 def _make_policy(args: argparse.Namespace) -> Any:

@@ -93,6 +93,9 @@ def test_an_endpoint_that_refuses_or_stays_down_fails_clearly(tmp_path, capsys):
 
     with ChatServer(answering(KEY)) as server:
         closed = server.url
+        assert evaluate(server, tmp_path / "d.jsonl", "--max-tokens", "0") == 1
+        assert server.requests == []
+    assert "--max-tokens must be at least 1" in capsys.readouterr().err
     assert main(["eval", "--endpoint", closed, "--model", "m", "--task-ids", "0", "--out", str(tmp_path / "c.jsonl"),
                  "--retries", "1", "--backoff", "0", "--no-progress"]) == 1
     assert "still failed after 1 retries" in capsys.readouterr().err
