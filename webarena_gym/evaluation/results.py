@@ -29,7 +29,8 @@ class StepRecord:
         action: The action parsed from ``output`` in canonical form; "" when it did not parse.
         error: The env's ``last_action_error`` for this step, or why the model gave no answer.
         url: The page the agent saw when it answered.
-        observation: That page's observation text (may be empty when not recorded).
+        observation: The page as the agent was shown it: the turn's user message (the task on
+            the first turn, the URL, the observation text); empty when not recorded.
         reasoning: A separate reasoning channel of the model (some endpoints return one).
         prompt_tokens: Tokens of the context (None when the policy does not say).
         completion_tokens: Tokens of ``output`` (None when the policy does not say).

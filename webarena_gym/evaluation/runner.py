@@ -17,6 +17,7 @@ import logging
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from ..actions import printable
@@ -91,7 +92,8 @@ def run_evaluation(
                     slots[i] = _start(task_id, info, envs.envs[i])
             live = [i for i, slot in enumerate(slots) if slot is not None]
             outputs = _act(policy, [slots[i].messages for i in live])
-            texts = [printable(output.text)[:MAX_OUTPUT_CHARS] for output in outputs]
+            texts = [printable(output.text if isinstance(output.text, str) else "")[:MAX_OUTPUT_CHARS]
+                     for output in outputs]
             for i, output, text, step in zip(live, outputs, texts, envs.step(live, texts), strict=True):
                 episode = slots[i]
                 finished = _record_turn(episode, output, text, step, envs.envs[i], record_observations)
@@ -162,12 +164,18 @@ def _family_name(task_id: int, split: str, info: dict[str, Any]) -> str | None:
     """The embedded family of the task, when the env runs the embedded suite's own tasks."""
     if info.get("suite") != "embedded" or split not in ("train", "test"):
         return None
-    from ..tasks.embedded_suite import embedded_tasks, family_of
+    from ..tasks.embedded_suite import family_of
 
     try:
         family = family_of(task_id, split)
     except KeyError:
         return None
-    by_id = {task.task_id: task for task in embedded_tasks(split)}
     # Envs built from explicit task dicts reuse ids: only a matching intent identifies the family.
-    return family.name if by_id[task_id].intent == info.get("intent") else None
+    return family.name if _embedded_intents(split).get(task_id) == info.get("intent") else None
+
+
+@cache
+def _embedded_intents(split: str) -> dict[int, str]:
+    from ..tasks.embedded_suite import embedded_tasks
+
+    return {task.task_id: task.intent for task in embedded_tasks(split)}
