@@ -13,6 +13,7 @@ import pytest
 
 from webarena_gym.cli import main
 from webarena_gym.evaluation import read_run
+from webarena_gym.prompts import THINKING_FORMAT
 from webarena_gym.tasks.embedded_suite import embedded_tasks
 
 from .chat_server import ChatServer, Reply, answering, pick_tasks
@@ -145,12 +146,13 @@ def test_a_model_that_refuses_max_tokens_gets_max_completion_tokens(tmp_path):
 
     out = tmp_path / "run.jsonl"
     with ChatServer(respond) as server:
-        assert evaluate(server, out, "--max-tokens", "77") == 0
+        assert evaluate(server, out, "--max-tokens", "77", "--thinking") == 0
     run = read_run(out)
     assert sorted(e.task_id for e in run.episodes if e.success) == sorted(SOLVED)
     assert all(len(e.turns) == 1 and not e.turns[0].error for e in run.episodes)  # no turn lost to the refusal
     assert all(r["max_completion_tokens"] == 77 for r in server.requests if "max_tokens" not in r)
     assert sum("max_tokens" not in r for r in server.requests) == len(TASKS)
+    assert server.requests[0]["messages"][0]["content"].endswith(THINKING_FORMAT) and run.settings["thinking"]
 
 
 def test_a_killed_run_resumes_without_losing_or_repeating_episodes(tmp_path, caplog):
