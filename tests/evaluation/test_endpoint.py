@@ -198,3 +198,14 @@ def test_a_killed_run_resumes_without_losing_or_repeating_episodes(tmp_path, cap
 
     assert evaluate(server, out, "--max-steps", "5") == 1  # other settings: refused, file untouched
     assert out.read_bytes() == after
+
+
+@pytest.mark.browser
+def test_screenshots_recorded_through_the_command_line_land_in_the_run_file(tmp_path):
+    out = tmp_path / "run.jsonl"
+    with ChatServer(answering(KEY)) as server:
+        assert evaluate(server, out, "--record-screenshots", tasks=[SOLVED[0]]) == 0
+    run = read_run(out, strict=True)
+    assert run.settings["backend"] == "playwright"
+    (episode,) = run.episodes
+    assert episode.success and episode.turns[0].screenshot.startswith("iVBORw0KGgo")  # base64 of a PNG header
