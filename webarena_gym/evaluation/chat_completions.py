@@ -95,7 +95,7 @@ class ChatCompletionsPolicy:
         return list(self._pool.map(self.complete, contexts))
 
     def close(self) -> None:
-        self._pool.shutdown(wait=True)
+        self._pool.shutdown(wait=True, cancel_futures=True)
         self.client.close()
 
     def complete(self, messages: Messages) -> PolicyOutput:
