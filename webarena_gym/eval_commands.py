@@ -72,6 +72,7 @@ def add_eval_commands(commands: Any) -> None:
     report.add_argument("runs", nargs="+", help="one or two run files (JSONL from `webarena-gym eval`)")
     report.add_argument("-o", "--out", default="report.html", help="HTML file to write")
     report.add_argument("--title", default=None, help="page title")
+    report.add_argument("--labels", nargs="+", default=None, help="a name per run (default: its model or file name)")
     report.add_argument("--observation-chars", type=int, default=None,
                         help="cut each page text to this many characters (default: whole)")
     report.set_defaults(handler=run_report)
@@ -188,6 +189,7 @@ def run_report(args: argparse.Namespace) -> int:
     for run in runs:
         if run.errors:
             print(f"warning: skipped {len(run.errors)} bad line(s) in {run.path} (first: {run.errors[0]})")
-    path = write_report(runs, args.out, title=args.title, observation_chars=args.observation_chars)
+    path = write_report(runs, args.out, title=args.title, observation_chars=args.observation_chars,
+                        labels=args.labels)
     print(f"Wrote {path} ({path.stat().st_size / 1e6:.1f} MB, {sum(len(r.episodes) for r in runs)} episodes)")
     return 0

@@ -112,7 +112,7 @@ def test_the_report_filters_by_site_and_outcome_and_shows_screenshots(runs, chro
 def test_two_runs_compare_per_task(runs, chromium, tmp_path):
     before, after = runs
     report = tmp_path / "compare.html"
-    assert main(["report", str(before.path), str(after.path), "-o", str(report)]) == 0
+    assert main(["report", str(before.path), str(after.path), "-o", str(report), "--labels", "base", "tuned"]) == 0
     page = chromium.new_page()
     page.goto(report.as_uri())
     verdicts = {int(row.query_selector("a").inner_text()): row.query_selector(".verdict").inner_text()
@@ -128,7 +128,7 @@ def test_two_runs_compare_per_task(runs, chromium, tmp_path):
     assert visible_tasks(page, "article.episode") == [REDDIT_HIT]
     page.click(f"#task-{REDDIT_HIT} summary")
     columns = page.locator(f"#task-{REDDIT_HIT} .run h3").all_inner_texts()
-    assert columns == ["before", "after"]  # side by side
+    assert columns == ["base", "tuned"]  # side by side
     assert page.locator(f"#task-{REDDIT_HIT} .run").nth(1).locator("img.shot").count() == 2
     assert "both succeed" in page.inner_text("#filters")
     page.screenshot(path=str(tmp_path / "compare.png"))
@@ -143,3 +143,5 @@ def test_bad_report_input_fails_clearly(tmp_path, capsys):
     assert "No episodes" in captured.err and "bad line" in captured.out
     assert main(["report", str(tmp_path / "missing.jsonl")]) == 1
     assert "No run file" in capsys.readouterr().err
+    assert main(["report", str(empty), str(empty), str(empty)]) == 1
+    assert "one run or compares two" in capsys.readouterr().err

@@ -24,16 +24,21 @@ __all__ = ["render_report", "write_report"]
 
 
 def write_report(runs: Sequence[RunFile], path: str | Path, *, title: str | None = None,
-                 observation_chars: int | None = None) -> Path:
-    """Render ``runs`` (one, or two to compare) to ``path``; returns the path."""
+                 observation_chars: int | None = None, labels: Sequence[str] | None = None) -> Path:
+    """Render ``runs`` (one, or two to compare) to ``path``; returns the path.
+
+    ``labels`` name the runs in the report (default: the model of each run, or its file name).
+    """
     if not 1 <= len(runs) <= 2:
         raise ConfigurationError(f"A report shows one run or compares two; got {len(runs)}.")
     if not any(run.episodes for run in runs):
         raise ConfigurationError(f"No episodes in {', '.join(str(r.path) for r in runs)}: nothing to report.")
     if observation_chars is not None and observation_chars < 0:
         raise ConfigurationError(f"observation_chars must be >= 0 or None, got {observation_chars}.")
+    if labels is not None and (len(labels) != len(runs) or len(set(labels)) != len(labels)):
+        raise ConfigurationError(f"Give one distinct label per run: {len(runs)} run(s), labels {list(labels)!r}.")
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(render_report(runs, title=title, observation_chars=observation_chars), encoding="utf-8",
+    path.write_text(render_report(runs, title=title, observation_chars=observation_chars, labels=labels), encoding="utf-8",
                     errors="replace")
     return path

@@ -19,9 +19,10 @@ COMPARE_OUTCOMES = (("all", "all"), ("fixed", "fixed"), ("regressed", "regressed
                     ("neither", "both fail"), ("missing", "in one run only"))
 
 
-def render_report(runs: Sequence[RunFile], *, title: str | None = None, observation_chars: int | None = None) -> str:
-    """The whole report as one HTML document."""
-    labels = run_labels(runs)
+def render_report(runs: Sequence[RunFile], *, title: str | None = None, observation_chars: int | None = None,
+                  labels: Sequence[str] | None = None) -> str:
+    """The whole report as one HTML document; ``labels`` name the runs (default: their models or files)."""
+    labels = list(labels) if labels else run_labels(runs)
     title = title or ("webarena-gym: " + " vs ".join(labels))
     rows = task_rows(runs)
     sites = sorted({row.site_group for row in rows})
