@@ -209,3 +209,20 @@ def test_screenshots_recorded_through_the_command_line_land_in_the_run_file(tmp_
     assert run.settings["backend"] == "playwright"
     (episode,) = run.episodes
     assert episode.success and episode.turns[0].screenshot.startswith("iVBORw0KGgo")  # base64 of a PNG header
+
+
+def test_a_model_that_refuses_a_temperature_is_asked_without_one(tmp_path, caplog):
+    def respond(request, number):
+        if "temperature" in request:
+            return Reply(status=400, body=json.dumps({"error": {
+                "message": "Unsupported value: 'temperature' does not support 0.0 with this model. Only the default "
+                           "(1) value is supported.", "param": "temperature"}}).encode())
+        return answering(KEY)(request, number)
+
+    out = tmp_path / "run.jsonl"
+    with ChatServer(respond) as server:
+        assert evaluate(server, out, "--episodes-in-flight", "2") == 0
+    run = read_run(out)
+    assert sorted(e.task_id for e in run.episodes if e.success) == sorted(SOLVED)
+    assert all(len(e.turns) == 1 and not e.turns[0].error for e in run.episodes)
+    assert "does not take temperature=0.0" in caplog.text
