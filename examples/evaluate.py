@@ -7,7 +7,9 @@ Greedy decoding by default (``--temperature`` > 0 samples); the test split with 
 interactions by default, as WebArena-Lite is evaluated. The agent settings must
 match training (``--max_observation_chars``, ``--thinking``, ``--keep_last_observations``);
 ``--max_turns`` may be raised for test-time scaling. Several ``--model`` values give one
-column each.
+column each. ``webarena-gym eval --model PATH`` does the same for one model with a resumable
+run file (and evaluates OpenAI-compatible endpoints); ``webarena-gym report`` renders the
+trajectories written here as HTML.
 """
 
 from __future__ import annotations

@@ -113,7 +113,8 @@ def main() -> None:
         for split, settings in splits.items():
             results = evaluate_model(model, tokenizer, settings, settings.task_ids, max_new_tokens=48,
                                      desc=f"{split}: {stage}")
-            write_results(results, out / f"trajectories_{split}_{stage.replace(' ', '_').replace('+', '')}.jsonl")
+            write_results(results, out / f"trajectories_{split}_{stage.replace(' ', '_').replace('+', '')}.jsonl",
+                          settings={"model": stage, "split": split, **agent})
             columns[split][stage] = results
         return ", ".join(f"{success_rate(columns[s][stage]):.1%} on {s} tasks" for s in splits)
 

@@ -16,7 +16,7 @@ wanted=$(cat setup.cfg pyproject.toml scripts/setup.sh | sha256sum | cut -c1-16)
 if [ "$(cat "$stamp" 2>/dev/null || true)" != "$wanted" ]; then
   echo "[setup] installing Python dependencies (first run takes a few minutes)"
   .venv/bin/python -m pip install -q --upgrade pip
-  .venv/bin/python -m pip install -q "torch==2.13.0" -e ".[train,dev,docker,trl,openenv,skyrl]"
+  .venv/bin/python -m pip install -q "torch==2.13.0" -e ".[train,dev,docker,trl,openenv,skyrl,openai]"
   # The official task files ship in these packages; their own dependencies are not needed.
   .venv/bin/python -m pip install -q --no-deps "browsergym-webarenalite==0.14.3" "libwebarena==0.0.5"
   echo "$wanted" > "$stamp"

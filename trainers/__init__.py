@@ -37,6 +37,7 @@ _EXPORTS = {
     "plot_training_dynamics": "metrics",
     "Sampler": "policy",
     "load_policy": "policy",
+    "LocalModelPolicy": "policy",
     "evaluate_model": "evaluation",
 }
 

@@ -1,4 +1,4 @@
-"""Success rate of a model on a suite: batched episodes, results in webarena_gym's evaluation format.
+"""Success rate of a local model on a suite, through webarena_gym's evaluation runner.
 
 >>> from trainers.config import AgentArguments                      # doctest: +SKIP
 >>> results = evaluate_model(model, tokenizer, AgentArguments(split="test", max_turns=30))  # doctest: +SKIP
@@ -10,30 +10,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from webarena_gym.evaluation import EpisodeResult
+from webarena_gym.evaluation import EnvGroup, EpisodeResult, RunWriter, run_evaluation, success_rate
 
 from .config import AgentArguments
-from .policy import Sampler
-from .rollout import EnvGroup, Trajectory, collect_rollouts, make_env_group
+from .policy import LocalModelPolicy
+from .rollout import make_env_group
 
-
-def trajectory_result(trajectory: Trajectory) -> EpisodeResult:
-    """A trajectory as webarena_gym's :class:`EpisodeResult` (for success tables and JSONL)."""
-    return EpisodeResult(
-        task_id=trajectory.task_id,
-        sites=list(trajectory.sites),
-        reward=trajectory.reward,
-        steps=len(trajectory.turns),
-        answer=trajectory.answer,
-        actions=[turn.action for turn in trajectory.turns],
-        errors=[turn.error for turn in trajectory.turns],
-    )
+__all__ = ["evaluate_model", "success_rate"]
 
 
 def evaluate_model(
     model: Any,
     tokenizer: Any,
-    agent: AgentArguments,
+    agent: AgentArguments | None,
     task_ids: Sequence[int] | None = None,
     *,
     max_new_tokens: int = 128,
@@ -41,6 +30,7 @@ def evaluate_model(
     episodes_at_once: int = 16,
     workers: int = 4,
     envs: EnvGroup | None = None,
+    writer: RunWriter | None = None,
     progress: bool = True,
     desc: str = "evaluate",
 ) -> list[EpisodeResult]:
@@ -50,38 +40,27 @@ def evaluate_model(
         model: A causal LM (any device).
         tokenizer: Its tokenizer, with a chat template.
         agent: Suite, split, interaction limit (``max_turns``: 30 is the usual evaluation
-            budget), observation budget and answer format.
+            budget), observation budget and answer format (unused when ``envs`` is given).
         task_ids: Tasks to play (default: every task of ``agent``'s split and task_ids).
         max_new_tokens: Token limit of one turn.
         temperature: 0 for greedy decoding.
-        episodes_at_once: Episodes generated as one batch (and envs kept open).
+        episodes_at_once: Episodes in flight, generated as one batch (and envs kept open).
         workers: Threads stepping the envs.
         envs: Reuse these envs (default: built from ``agent``, closed at the end).
+        writer: Append each finished episode to this run file (and skip the tasks it holds).
         progress: Show a progress bar.
         desc: Its label.
     """
-    from tqdm.auto import tqdm
-
+    policy = LocalModelPolicy(model, tokenizer, max_new_tokens=max_new_tokens, temperature=temperature,
+                              batch_size=episodes_at_once)
     own_envs = envs is None
     envs = envs if envs is not None else make_env_group(agent, workers=workers)
     try:
         if task_ids is None:
             envs.ensure(1)
             task_ids = [task.task_id for task in envs.envs[0].unwrapped.tasks]
-        sampler = Sampler(model, tokenizer, max_new_tokens=max_new_tokens, temperature=temperature,
-                          batch_size=episodes_at_once)
-        results: list[EpisodeResult] = []
-        with tqdm(total=len(task_ids), desc=desc, unit="episode", disable=not progress) as bar:
-            for start in range(0, len(task_ids), episodes_at_once):
-                chunk = list(task_ids[start : start + episodes_at_once])
-                trajectories = collect_rollouts(envs, chunk, sampler, tokenizer, progress=bar)
-                results.extend(trajectory_result(t) for t in trajectories)
-        return results
+        return run_evaluation(envs, policy, task_ids, episodes_in_flight=episodes_at_once, writer=writer,
+                              progress=progress, desc=desc)
     finally:
         if own_envs:
             envs.close()
-
-
-def success_rate(results: Sequence[EpisodeResult]) -> float:
-    """Fraction of episodes with reward 1."""
-    return sum(r.reward >= 1.0 for r in results) / max(len(results), 1)

@@ -1,7 +1,9 @@
-"""The policy outside a trainer: sampling turns from it in batches, and saving it.
+"""The policy outside a trainer: sampling turns from it in batches, evaluating it, and saving it.
 
 :class:`Sampler` is the ``generate`` callable of :func:`trainers.rollout.collect_rollouts`
-for evaluation and demos (training uses TRL's own generation path instead).
+(training uses TRL's own generation path instead); :class:`LocalModelPolicy` is a model as
+webarena_gym's evaluation :class:`~webarena_gym.evaluation.Policy` (what
+``webarena-gym eval --model PATH`` loads).
 """
 
 from __future__ import annotations
@@ -11,6 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import torch
+
+from webarena_gym.evaluation import PolicyOutput
 
 #: What ``tokenizer_config.json`` says for a tokenizer defined entirely by its ``tokenizer.json``.
 GENERIC_TOKENIZER_CLASSES = ("TokenizersBackend", "PreTrainedTokenizerFast")
@@ -108,6 +112,50 @@ class Sampler:
                 row = row[: row.index(self.eos_id) + 1]  # keep EOS: it is part of what was sampled
             completions.append(row)
         return completions
+
+
+class LocalModelPolicy:
+    """A transformers model answering a batch of agent contexts (one ``generate`` per batch).
+
+    Each context is rendered with the model's chat template exactly as in training
+    (:func:`trainers.chat.prompt_ids`); the answer is decoded without special tokens.
+
+    Args:
+        model: A causal LM.
+        tokenizer: Its tokenizer, with a chat template.
+        max_new_tokens: Token limit of one turn.
+        temperature: 0 decodes greedily; above 0 samples.
+        batch_size: Contexts per ``generate`` call.
+        name: What the run file calls the model (default: its ``name_or_path``).
+    """
+
+    def __init__(self, model: Any, tokenizer: Any, *, max_new_tokens: int = 128, temperature: float = 0.0,
+                 batch_size: int = 16, name: str = ""):
+        from .chat import require_chat_template
+
+        require_chat_template(tokenizer)
+        self.tokenizer = tokenizer
+        self.sampler = Sampler(model, tokenizer, max_new_tokens=max_new_tokens, temperature=temperature,
+                               batch_size=batch_size)
+        self.name = name or str(getattr(model, "name_or_path", "") or type(model).__name__)
+
+    @classmethod
+    def from_pretrained(cls, path: str, **kwargs: Any) -> LocalModelPolicy:
+        """Load a model directory or hub id (see :func:`load_policy`)."""
+        model, tokenizer = load_policy(path)
+        return cls(model, tokenizer, name=kwargs.pop("name", "") or path, **kwargs)
+
+    def describe(self) -> dict[str, Any]:
+        return {"model": self.name, "temperature": self.sampler.temperature, "max_tokens": self.sampler.max_new_tokens}
+
+    def act(self, contexts: Any) -> list[PolicyOutput]:
+        from .chat import prompt_ids
+
+        batch = [prompt_ids(self.tokenizer, messages) for messages in contexts]
+        completions = self.sampler(batch)
+        texts = self.tokenizer.batch_decode(completions, skip_special_tokens=True)
+        return [PolicyOutput(text, len(ids), len(completion))
+                for text, ids, completion in zip(texts, batch, completions, strict=True)]
 
 
 def save_policy(trainer: Any, output_dir: str) -> None:

@@ -4,11 +4,11 @@ Each turn, the contexts of all live episodes are generated as one batch, then th
 step concurrently. Every turn keeps the exact token ids of its context and of its sampled
 action, so training rows can be rebuilt without re-tokenising what the model produced.
 
-The envs sit behind :class:`EnvGroup`, a list of envs stepped by a thread pool, rather than
-``webarena_gym.make_vec``: a Gymnasium vector env steps every env each call and autoresets
-finished ones, while a rollout batch steps only its live episodes and keeps finished ones
-as they ended. Anything with ``ensure``/``reset``/``step``/``close`` of the same shape
-plugs in through :func:`make_env_group`.
+The envs sit behind :class:`~webarena_gym.evaluation.envs.EnvGroup`, a list of envs stepped
+by a thread pool, rather than ``webarena_gym.make_vec``: a Gymnasium vector env steps every
+env each call and autoresets finished ones, while a rollout batch steps only its live
+episodes and keeps finished ones as they ended. Anything with ``ensure``/``reset``/``step``/
+``close`` of the same shape plugs in through :func:`make_env_group`.
 """
 
 from __future__ import annotations
@@ -16,9 +16,10 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any
+
+from webarena_gym.evaluation.envs import EnvGroup
 
 from .chat import prompt_ids
 
@@ -77,44 +78,6 @@ class Trajectory:
     @property
     def action_tokens(self) -> int:
         return sum(len(t.completion_ids) for t in self.turns)
-
-
-class EnvGroup:
-    """Envs created on demand by ``make_env``, reset and stepped concurrently by a thread pool.
-
-    Every env owns its world, so rollouts of the same task never see each other's writes.
-    """
-
-    def __init__(self, make_env: Callable[[], Any], *, workers: int = 4):
-        self.make_env = make_env
-        self.envs: list[Any] = []
-        self.pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="webarena-env")
-
-    def ensure(self, count: int) -> None:
-        while len(self.envs) < count:
-            self.envs.append(self.make_env())
-
-    def reset(self, task_ids: Sequence[int]) -> list[tuple[str, dict[str, Any]]]:
-        """Reset env ``i`` on ``task_ids[i]``."""
-        self.ensure(len(task_ids))
-        return self._gather([self.pool.submit(self.envs[i].reset, options={"task_id": t}) for i, t in enumerate(task_ids)])
-
-    def step(self, indices: Sequence[int], actions: Sequence[str]) -> list[tuple[Any, ...]]:
-        """Step env ``indices[k]`` with ``actions[k]``; results in the same order."""
-        return self._gather([self.pool.submit(self.envs[i].step, a) for i, a in zip(indices, actions, strict=True)])
-
-    @staticmethod
-    def _gather(jobs: list[Future]) -> list[Any]:
-        # Let every env finish before an error propagates: closing envs while other threads
-        # still use their worlds would crash inside SQLite.
-        wait(jobs)
-        return [job.result() for job in jobs]
-
-    def close(self) -> None:
-        self.pool.shutdown(wait=True)
-        for env in self.envs:
-            env.close()
-        self.envs = []
 
 
 def make_env_group(agent: Any, *, workers: int = 4) -> EnvGroup:

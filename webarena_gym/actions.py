@@ -94,6 +94,25 @@ class Action:
         return f"do({', '.join(parts)})"
 
 
+#: Characters XML (hence HTML forms) cannot hold: C0 controls other than tab and newlines,
+#: lone surrogates and non-characters.
+_UNPRINTABLE = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def printable(text: str) -> str:
+    """A model's output without characters no web page (or UTF-8 file) can hold.
+
+    A byte-level model can sample any byte and an endpoint can send any JSON escape; the
+    direct backend would raise (instead of reporting an agent mistake) when such
+    characters are typed into a field, and a lone surrogate cannot even be written to a
+    UTF-8 file. So they are dropped before the text reaches the env or a trajectory file.
+
+    >>> printable('exit(message="a\\x00b\\ud800c")')
+    'exit(message="abc")'
+    """
+    return _UNPRINTABLE.sub("", text)
+
+
 def _quote(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
 

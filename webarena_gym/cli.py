@@ -5,6 +5,8 @@
     webarena-gym tasks show ID
     webarena-gym demos --split train --out demos.jsonl
     webarena-gym baseline                             oracle vs random agent, success per site
+    webarena-gym eval --model PATH | --endpoint URL --model NAME   evaluate a model (resumable run file)
+    webarena-gym report RUN.jsonl [RUN2.jsonl] -o report.html      a run (or two, compared) as HTML
     webarena-gym sites up|status|configure|login|reset|env   the real sites in docker
     webarena-gym serve-env --port 8000                the env as an OpenEnv server (extra: openenv)
 """
@@ -77,6 +79,9 @@ def build_parser() -> argparse.ArgumentParser:
     baseline.set_defaults(handler=_baseline)
 
     _add_serve_env_command(commands)
+    from .eval_commands import add_eval_commands
+
+    add_eval_commands(commands)
 
     try:
         from .docker_sites.cli import add_sites_commands

@@ -11,6 +11,7 @@ Infrastructure faults raise :class:`~webarena_gym.errors.InfrastructureError`.
 
 from __future__ import annotations
 
+import base64
 import copy
 import logging
 import time
@@ -114,6 +115,7 @@ class WebArenaEnv(gym.Env[str, str]):
         site_urls: dict[str, str] | None = None,
         render_mode: str | None = None,
         step_timeout: float = 60.0,
+        record_screenshots: bool = False,
     ):
         chosen_by_default = suite is None and tasks is None
         suite = resolve_suite(suite)
@@ -134,6 +136,11 @@ class WebArenaEnv(gym.Env[str, str]):
             raise ConfigurationError(f"step_timeout must be a positive number of seconds, got {step_timeout!r}.")
         if not isinstance(max_chars, int) or max_chars < 200:
             raise ConfigurationError(f"max_chars must be an integer of at least 200, got {max_chars!r}.")
+        if record_screenshots and backend != "playwright":
+            raise ConfigurationError(
+                f"record_screenshots=True needs backend='playwright' (the {backend} backend renders no pixels); "
+                "pass backend='playwright' or leave screenshots off."
+            )
         if render_mode not in (None, "ansi"):
             raise ConfigurationError(f"render_mode must be None or 'ansi', got {render_mode!r}.")
         self.suite, self.split, self.backend_name = suite, split, backend
@@ -142,6 +149,8 @@ class WebArenaEnv(gym.Env[str, str]):
         from .evaluators.modes import check_evaluation_mode
 
         self.evaluation = check_evaluation_mode(evaluation)
+        self.record_screenshots = bool(record_screenshots)
+        self._screenshot: str | None = None
 
         if suite == "webarena-lite" and not (site_urls or _configured_sites()):
             raise ConfigurationError(
@@ -202,6 +211,7 @@ class WebArenaEnv(gym.Env[str, str]):
         self.backend.start(task.start_url, allowed_sites=tuple(task.sites), login=login, storage_state=task.storage_state)
         self._steps, self._scroll, self._done, self._final_reward = 0, 0, False, 0.0
         self._page = self.backend.observe()
+        self._capture()
         observation = self._render_observation(None)
         info = self._base_info()
         info.update(last_action="", last_action_error="", timings=Timings({"reset_s": time.perf_counter() - started}))
@@ -234,6 +244,7 @@ class WebArenaEnv(gym.Env[str, str]):
         observe_started = time.perf_counter()
         if not terminated:
             self._page = self.backend.observe()
+            self._capture()
         timings["observation_s"] = time.perf_counter() - observe_started
         truncated = not terminated and self._steps >= self.max_steps
         reward, components = 0.0, {}
@@ -354,8 +365,14 @@ class WebArenaEnv(gym.Env[str, str]):
         )
         return float(result.reward), dict(result.components)
 
+    def _capture(self) -> None:
+        if self.record_screenshots:
+            png = self.backend.screenshot()
+            self._screenshot = base64.b64encode(png).decode("ascii") if png else None
+
     def _base_info(self) -> dict[str, Any]:
         task = self.task
+        screenshot = {"screenshot": self._screenshot} if self.record_screenshots else {}
         return {
             "task_id": task.task_id,
             "intent": task.intent,
@@ -366,6 +383,7 @@ class WebArenaEnv(gym.Env[str, str]):
             "step": self._steps,
             "max_steps": self.max_steps,
             "action_description": describe_actions(),
+            **screenshot,
         }
 
 

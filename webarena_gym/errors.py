@@ -47,6 +47,11 @@ class DockerError(InfrastructureError):
     """The docker engine or a site container is not usable."""
 
 
+class EndpointError(InfrastructureError):
+    """A model endpoint that cannot be used: unreachable, refusing the credentials, or still
+    rate-limiting after every retry."""
+
+
 class InvalidActionError(WebArenaGymError, ValueError):
     """An agent's action that cannot be carried out.
 

@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -84,11 +85,18 @@ async def play_session(url: str, demo) -> tuple[list[bool], float, bool]:
         return matches, result.reward, result.done
 
 
+def run_async(main):
+    """Run a coroutine function to completion on a thread of its own: the session's sync
+    Playwright (the `chromium` fixture) may already run an event loop on the main thread."""
+    with ThreadPoolExecutor(max_workers=1) as thread:
+        return thread.submit(asyncio.run, main()).result()
+
+
 def test_eight_concurrent_sessions_each_in_its_own_world_earn_one(server, eight_demos):
     async def main():
         return await asyncio.gather(*(play_session(server, demo) for demo in eight_demos))
 
-    for matches, reward, done in asyncio.run(main()):
+    for matches, reward, done in run_async(main):
         assert all(matches) and reward == 1.0 and done
 
 
@@ -101,7 +109,7 @@ def test_compressed_context_over_a_session(server, eight_demos):
             second = await client.step({"action": demo.turns[0].action})
             return first.observation, second.observation
 
-    first, second = asyncio.run(main())
+    first, second = run_async(main)
     assert first["messages"][0]["role"] == "system" and first["messages"][-1]["content"].endswith(first["page"])
     assert "[Observation omitted" in second["messages"][1]["content"]  # the first page, compressed
     assert second["messages"][2] == {"role": "assistant", "content": demo.turns[0].action}

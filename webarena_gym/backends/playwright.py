@@ -439,6 +439,17 @@ class PlaywrightBackend:
     def evaluation_page(self) -> Any:
         return _PlaywrightEvaluationPage(self)
 
+    def screenshot(self) -> bytes | None:
+        """A PNG of the viewport, or None when the page cannot be captured (a missing
+        picture never ends an episode)."""
+        if self._page is None:
+            return None
+        try:
+            return self._run(self._page.screenshot(type="png"))
+        except Exception as exc:  # a closed or hung page: the next observation says what happened
+            logger.info("No screenshot of %s: %s", self.url, exc)
+            return None
+
     def close(self) -> None:
         if self._context is not None:
             try:

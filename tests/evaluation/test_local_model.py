@@ -1,0 +1,88 @@
+"""A real tiny transformers model, evaluated locally (`eval --model DIR`) and served over HTTP (`eval --endpoint`)."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+pytest.importorskip("openai")
+pytest.importorskip("trl")
+
+from webarena_gym.cli import main  # noqa: E402
+from webarena_gym.evaluation import read_run  # noqa: E402
+from webarena_gym.prompts import system_prompt  # noqa: E402
+from webarena_gym.tasks.embedded_suite import embedded_tasks  # noqa: E402
+
+from .chat_server import ChatServer, Reply  # noqa: E402
+
+pytestmark = pytest.mark.train
+
+TASKS = ["0", "60", "110"]
+MAX_TOKENS = "12"
+
+
+@pytest.fixture(scope="module")
+def tiny_model(tmp_path_factory):
+    from trainers.tiny import TinyModelSpec, build_tiny_model
+
+    texts = [system_prompt(), system_prompt(thinking=True)] + [t.intent for t in embedded_tasks("test")]
+    spec = TinyModelSpec(vocab_size=600, hidden_size=32, intermediate_size=64, num_hidden_layers=1,
+                         num_attention_heads=2, num_key_value_heads=1)
+    return build_tiny_model(tmp_path_factory.mktemp("tiny"), texts=texts * 3, spec=spec)
+
+
+def serve_model(model_dir):
+    """A chat-completions responder backed by the model: chat template, greedy ``generate``, usage counts."""
+    import torch
+    from transformers import AutoModelForCausalLM
+
+    from trainers.policy import load_tokenizer
+
+    model = AutoModelForCausalLM.from_pretrained(model_dir).eval()
+    tokenizer = load_tokenizer(str(model_dir))
+    lock = threading.Lock()
+
+    def respond(request, number):
+        text = tokenizer.apply_chat_template(request["messages"], add_generation_prompt=True, tokenize=False)
+        ids = tokenizer(text, add_special_tokens=False, return_tensors="pt")["input_ids"]
+        with lock, torch.no_grad():
+            generated = model.generate(ids, attention_mask=torch.ones_like(ids), do_sample=False,
+                                       max_new_tokens=request["max_tokens"], pad_token_id=tokenizer.pad_token_id,
+                                       eos_token_id=tokenizer.eos_token_id)[0, ids.shape[1]:].tolist()
+        if tokenizer.eos_token_id in generated:
+            generated = generated[: generated.index(tokenizer.eos_token_id) + 1]
+        content = tokenizer.decode(generated, skip_special_tokens=True)
+        return Reply(content, usage=(ids.shape[1], len(generated)))
+
+    return respond
+
+
+def test_a_served_model_and_the_same_model_loaded_locally_play_the_same_episodes(tiny_model, tmp_path, capsys):
+    common = ["--task-ids", *TASKS, "--max-steps", "2", "--max-tokens", MAX_TOKENS, "--episodes-in-flight", "1",
+              "--no-progress", "--max-observation-chars", "2000"]
+    served, local = tmp_path / "served.jsonl", tmp_path / "local.jsonl"
+    with ChatServer(serve_model(tiny_model)) as server:
+        assert main(["eval", "--endpoint", server.url, "--model", "tiny", "--out", str(served), *common]) == 0
+        requests = len(server.requests)
+    assert main(["eval", "--model", str(tiny_model), "--out", str(local), *common]) == 0
+    assert "all" in capsys.readouterr().out
+    runs = [read_run(served, strict=True), read_run(local, strict=True)]
+    assert runs[1].settings["model"] == str(tiny_model) and runs[1].settings["max_tokens"] == int(MAX_TOKENS)
+    episodes = [sorted(run.episodes, key=lambda e: e.task_id) for run in runs]
+    assert [e.task_id for e in episodes[0]] == [e.task_id for e in episodes[1]] == [int(t) for t in TASKS]
+    assert requests == sum(len(e.turns) for e in episodes[0])
+    for remote, here in zip(*episodes, strict=True):
+        assert [t.output for t in remote.turns] == [t.output for t in here.turns]
+        assert [t.error for t in remote.turns] == [t.error for t in here.turns]
+        assert [(t.prompt_tokens, t.completion_tokens) for t in remote.turns] == \
+               [(t.prompt_tokens, t.completion_tokens) for t in here.turns]
+        assert remote.reward == here.reward and remote.end_reason == here.end_reason
+    # An untrained model writes noise: every step is an agent mistake, none of them a crash.
+    assert all(t.error or t.action for e in episodes[1] for t in e.turns)
+
+
+def test_a_local_model_that_cannot_be_loaded_fails_clearly(tmp_path, capsys):
+    assert main(["eval", "--model", str(tmp_path / "no-such-model"), "--task-ids", "0", "--no-progress",
+                 "--out", str(tmp_path / "run.jsonl")]) == 1
+    assert "Could not load the model" in capsys.readouterr().err

@@ -1,0 +1,68 @@
+"""Run files: appended episode by episode, read back tolerantly, repaired when a run was cut short."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from webarena_gym.errors import ConfigurationError, TrajectoryFileError
+from webarena_gym.evaluation import EpisodeResult, RunWriter, StepRecord, read_run
+
+
+def episode(task_id: int, reward: float = 1.0) -> EpisodeResult:
+    turn = StepRecord('exit(message="42")', 'exit(message="42")', url="http://127.0.0.1:7770/")
+    return EpisodeResult(task_id, ["shopping"], reward, 1, "42", [turn], intent=f"task {task_id}", end_reason="exit")
+
+
+def test_episodes_survive_a_round_trip_and_resuming_keeps_them(tmp_path):
+    path = tmp_path / "runs" / "run.jsonl"
+    with RunWriter(path, {"model": "m", "max_steps": 30}) as writer:
+        writer.append(episode(1))
+        writer.append(episode(2, 0.0))
+    with RunWriter(path, {"model": "m", "max_steps": 30}) as writer:
+        assert sorted(writer.finished) == [1, 2]
+        writer.append(episode(3))
+    run = read_run(path, strict=True)
+    assert run.settings == {"model": "m", "max_steps": 30} and run.name == "m"
+    assert [e.task_id for e in run.episodes] == [1, 2, 3] and run.episodes[0] == episode(1)
+    with pytest.raises(ConfigurationError, match="max_steps: 30 in the file, 15 now"):
+        RunWriter(path, {"model": "m", "max_steps": 15})
+    with RunWriter(path, {"model": "other"}, resume=False) as writer:  # --fresh
+        assert writer.finished == {}
+    assert read_run(path).episodes == []
+
+
+def test_a_last_line_without_its_newline_is_kept_when_whole_and_cut_when_not(tmp_path):
+    path = tmp_path / "run.jsonl"
+    with RunWriter(path, {"model": "m"}) as writer:
+        writer.append(episode(1))
+    whole = json.dumps(episode(2).to_dict())
+    path.write_text(path.read_text() + whole)  # killed just before the newline
+    with RunWriter(path, {"model": "m"}) as writer:
+        assert sorted(writer.finished) == [1, 2]
+    path.write_text(path.read_text() + whole[: len(whole) // 2])  # killed mid-line
+    with RunWriter(path, {"model": "m"}) as writer:
+        assert sorted(writer.finished) == [1, 2]
+        writer.append(episode(3))
+    assert [e.task_id for e in read_run(path, strict=True).episodes] == [1, 2, 3]
+    header_only = tmp_path / "header.jsonl"
+    header_only.write_text('{"schema": "webarena-gym/run-v1", "sett')  # killed while writing the header
+    with RunWriter(header_only, {"model": "m"}) as writer:
+        writer.append(episode(4))
+    assert read_run(header_only, strict=True).settings == {"model": "m"}
+
+
+def test_reading_keeps_every_valid_line_and_names_the_bad_ones(tmp_path):
+    path = tmp_path / "old.jsonl"
+    old_format = {"task_id": 7, "sites": ["reddit"], "reward": 0.0, "steps": 2, "answer": None,
+                  "actions": ["do(action=\"Wait\")", "junk"], "errors": ["", "Unknown action"]}
+    lines = [json.dumps(old_format), "{not json", json.dumps({"task_id": "eight"}),
+             '{"task_id": 9, "sites": ["map"], "reward": 1, "steps": 1, "answer": "\\ud800", "turns": []}', ""]
+    path.write_text("\n".join(lines), encoding="utf-8")
+    run = read_run(path)
+    assert [e.task_id for e in run.episodes] == [7, 9]
+    assert run.episodes[0].actions == ['do(action="Wait")', "junk"] and run.episodes[0].errors[1] == "Unknown action"
+    assert [error.split(": ")[0] for error in run.errors] == [f"{path}:2", f"{path}:3"]
+    with pytest.raises(TrajectoryFileError, match="2 bad line"):
+        read_run(path, strict=True)

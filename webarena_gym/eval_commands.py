@@ -1,0 +1,195 @@
+"""``webarena-gym eval`` and ``webarena-gym report``: evaluate any model, render a run as HTML.
+
+    webarena-gym eval --model runs/grpo                                  a local transformers model
+    webarena-gym eval --endpoint http://127.0.0.1:8000/v1 --model NAME   any OpenAI-compatible server
+    webarena-gym report runs/eval/NAME.jsonl -o report.html              one self-contained HTML file
+    webarena-gym report before.jsonl after.jsonl -o compare.html         two runs side by side
+
+The local path is reached by name (``trainers.policy``) only when no ``--endpoint`` is
+given, so the command line needs neither torch nor transformers for endpoints and reports.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import logging
+import re
+from pathlib import Path
+from typing import Any
+
+from .errors import ConfigurationError
+
+logger = logging.getLogger(__name__)
+
+#: WebArena-Lite's evaluation budget: 30 interactions per episode.
+EVALUATION_MAX_STEPS = 30
+
+
+def add_eval_commands(commands: Any) -> None:
+    """Add ``eval`` and ``report`` to the ``webarena-gym`` sub-command parser."""
+    run = commands.add_parser(
+        "eval", help="evaluate a local model or an OpenAI-compatible endpoint: success per site, resumable run file",
+        description="Play one episode per task with a model and write every episode to a run file (JSONL). "
+                    "Running the same command again resumes: finished task ids are skipped.",
+    )
+    run.add_argument("--model", required=True, help="a local model directory or hub id; with --endpoint, the "
+                                                     "model name the endpoint serves")
+    run.add_argument("--endpoint", help="base URL of an OpenAI-compatible chat-completions API, e.g. "
+                                        "http://127.0.0.1:8000/v1 (vLLM, TGI, llama.cpp) or https://api.openai.com/v1")
+    run.add_argument("--api-key", help="API key (default: $OPENAI_API_KEY; local servers need none)")
+    run.add_argument("--suite", choices=["embedded", "webarena-lite"], default=None,
+                     help="default: webarena-lite when the WA_* variables are set, else embedded")
+    run.add_argument("--split", choices=["test", "train"], default="test")
+    run.add_argument("--backend", choices=["direct", "playwright"], default=None,
+                     help="default: direct for the embedded suite, playwright for the real sites")
+    run.add_argument("--task-ids", type=int, nargs="+", help="only these tasks")
+    run.add_argument("--limit", type=int, help="only the first N tasks")
+    run.add_argument("--max-steps", type=int, default=EVALUATION_MAX_STEPS, help="interactions per episode (30)")
+    run.add_argument("--max-observation-chars", type=int, default=16_000, help="character budget of one page")
+    run.add_argument("--thinking", action="store_true", help="<think>...</think><answer>...</answer> format")
+    run.add_argument("--keep-last", type=int, default=0, help="past observations kept in full in the context")
+    run.add_argument("--temperature", type=float, default=0.0, help="0 decodes greedily")
+    run.add_argument("--max-tokens", type=int, default=1024, help="token limit of one answer")
+    run.add_argument("--top-p", type=float, default=None, help="nucleus sampling mass (endpoint; default: the server's)")
+    run.add_argument("--seed", type=int, default=None, help="sampling seed")
+    run.add_argument("--episodes-in-flight", type=int, default=8, help="episodes played at once")
+    run.add_argument("--env-workers", type=int, default=4, help="threads stepping the envs")
+    run.add_argument("--timeout", type=float, default=120.0, help="endpoint: seconds per request before a retry")
+    run.add_argument("--retries", type=int, default=6, help="endpoint: retries on rate limits, timeouts, 5xx")
+    run.add_argument("--backoff", type=float, default=1.0, help="endpoint: first retry delay in seconds (doubles)")
+    run.add_argument("--out", help="run file (default: runs/eval/<model>.<suite>.<split>.jsonl)")
+    run.add_argument("--fresh", action="store_true", help="start the run file afresh instead of resuming it")
+    run.add_argument("--record-screenshots", action="store_true",
+                     help="a screenshot per step in the run file (Playwright; implies --backend playwright)")
+    run.add_argument("--no-observations", action="store_true", help="leave page texts out of the run file")
+    run.add_argument("--no-progress", action="store_true", help="no progress bar")
+    run.set_defaults(handler=run_eval)
+
+    report = commands.add_parser("report", help="render run files as one self-contained HTML report",
+                                 description="One run: summary and every episode. Two runs (before/after): "
+                                             "the same plus a per-task comparison.")
+    report.add_argument("runs", nargs="+", help="one or two run files (JSONL from `webarena-gym eval`)")
+    report.add_argument("-o", "--out", default="report.html", help="HTML file to write")
+    report.add_argument("--title", default=None, help="page title")
+    report.add_argument("--labels", nargs="+", default=None, help="a name per run (default: its model or file name)")
+    report.add_argument("--observation-chars", type=int, default=None,
+                        help="cut each page text to this many characters (default: whole)")
+    report.set_defaults(handler=run_report)
+
+
+def run_eval(args: argparse.Namespace) -> int:
+    from .env import WebArenaEnv
+    from .evaluation import EnvGroup, RunWriter, format_success_table, run_evaluation
+    from .tasks.loading import resolve_suite
+    from .wrappers import CompressedHistory
+
+    _check_numbers(args)
+    suite = resolve_suite(args.suite)
+    backend = args.backend or ("playwright" if args.record_screenshots or suite != "embedded" else "direct")
+    policy = _make_policy(args)
+    env_kwargs = dict(suite=suite, split=args.split, backend=backend, max_steps=args.max_steps,
+                      max_chars=args.max_observation_chars, record_screenshots=args.record_screenshots)
+    settings = {**policy.describe(), "suite": suite, "split": args.split, "backend": backend,
+                "max_steps": args.max_steps, "max_observation_chars": args.max_observation_chars,
+                "thinking": args.thinking, "keep_last": args.keep_last}
+
+    def make_env() -> Any:
+        return CompressedHistory(WebArenaEnv(**env_kwargs), thinking=args.thinking, keep_last=args.keep_last)
+
+    out = Path(args.out or Path("runs/eval") / f"{_slug(settings['model'])}.{suite}.{args.split}.jsonl")
+    try:
+        with EnvGroup(make_env, workers=args.env_workers) as envs:
+            envs.ensure(1)
+            task_ids = _select(args, [task.task_id for task in envs.envs[0].unwrapped.tasks])
+            with RunWriter(out, settings, resume=not args.fresh) as writer:
+                resumed = sum(t in writer.finished for t in task_ids)
+                if resumed:
+                    print(f"Resuming {out}: {resumed} of {len(task_ids)} tasks already done.")
+                results = run_evaluation(envs, policy, task_ids, episodes_in_flight=args.episodes_in_flight,
+                                         writer=writer, record_observations=not args.no_observations,
+                                         progress=not args.no_progress, desc=_slug(settings["model"])[:24])
+    finally:
+        close = getattr(policy, "close", None)
+        if close is not None:
+            close()
+    print(f"Success rate, {suite} {args.split} split, at most {args.max_steps} interactions:")
+    print(format_success_table({settings["model"][-22:]: results}))
+    print(f"Trajectories: {out} ({len(results)} episodes). HTML: webarena-gym report {out} -o report.html")
+    return 0
+
+
+def _check_numbers(args: argparse.Namespace) -> None:
+    for name in ("max_tokens", "episodes_in_flight", "env_workers", "max_steps"):
+        if getattr(args, name) < 1:
+            raise ConfigurationError(f"--{name.replace('_', '-')} must be at least 1, got {getattr(args, name)}.")
+    if args.temperature < 0:
+        raise ConfigurationError(f"--temperature must be >= 0 (0 decodes greedily), got {args.temperature}.")
+
+
+def _make_policy(args: argparse.Namespace) -> Any:
+    if args.endpoint:
+        from .evaluation.chat_completions import ChatCompletionsPolicy
+
+        return ChatCompletionsPolicy(
+            args.model, base_url=args.endpoint, api_key=args.api_key, temperature=args.temperature,
+            max_tokens=args.max_tokens, top_p=args.top_p, seed=args.seed, timeout=args.timeout,
+            max_retries=args.retries, backoff=args.backoff, concurrency=args.episodes_in_flight,
+        )
+    try:
+        local = importlib.import_module("trainers.policy")
+        transformers = importlib.import_module("transformers")
+    except ImportError as exc:
+        raise ConfigurationError(
+            f"Evaluating a local model needs the train extra ({exc}): pip install 'webarena-gym[train]'. "
+            "For a model behind a server, pass --endpoint URL."
+        ) from None
+    if args.seed is not None:
+        transformers.set_seed(args.seed)
+    try:
+        return local.LocalModelPolicy.from_pretrained(args.model, max_new_tokens=args.max_tokens,
+                                                      temperature=args.temperature, batch_size=args.episodes_in_flight)
+    except (OSError, ValueError) as exc:
+        raise ConfigurationError(f"Could not load the model {args.model!r}: {exc}") from None
+
+
+def _select(args: argparse.Namespace, available: list[int]) -> list[int]:
+    if args.task_ids:
+        missing = sorted(set(args.task_ids) - set(available))
+        if missing:
+            raise ConfigurationError(
+                f"No task {missing[0]} in this suite and split ({len(available)} tasks); "
+                "`webarena-gym tasks list` prints the ids."
+            )
+        available = [t for t in available if t in set(args.task_ids)]
+    if args.limit is not None:
+        if args.limit < 1:
+            raise ConfigurationError(f"--limit must be a positive number of tasks, got {args.limit}.")
+        available = available[: args.limit]
+    return available
+
+
+def _slug(name: str) -> str:
+    """A file-name-safe short form of a model name or path.
+
+    >>> _slug("Qwen/Qwen2.5-3B-Instruct")
+    'Qwen2.5-3B-Instruct'
+    """
+    tail = str(name).rstrip("/").split("/")[-1] or "model"
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", tail)[:80]
+
+
+def run_report(args: argparse.Namespace) -> int:
+    from .evaluation import read_run
+    from .report import write_report
+
+    if len(args.runs) > 2:
+        raise ConfigurationError(f"A report shows one run or compares two; got {len(args.runs)} files.")
+    runs = [read_run(path) for path in args.runs]
+    for run in runs:
+        if run.errors:
+            print(f"warning: skipped {len(run.errors)} bad line(s) in {run.path} (first: {run.errors[0]})")
+    path = write_report(runs, args.out, title=args.title, observation_chars=args.observation_chars,
+                        labels=args.labels)
+    print(f"Wrote {path} ({path.stat().st_size / 1e6:.1f} MB, {sum(len(r.episodes) for r in runs)} episodes)")
+    return 0
