@@ -26,10 +26,11 @@ fi
 # verifiers integration is tested from its own venv.
 if [ "$(cat .venv-verifiers/.setup-stamp 2>/dev/null || true)" != "$wanted" ]; then
   echo "[setup] installing verifiers into .venv-verifiers"
-  # verifiers needs Python 3.11+; where it cannot install, its test skips and says so.
+  # verifiers needs Python 3.11+; where it cannot install, its test skips and says so. Its harness
+  # runs its chat program with uv, which it would otherwise download from the web: PyPI ships uv.
   if ([ -x .venv-verifiers/bin/python ] || "$PYTHON" -m venv .venv-verifiers) \
       && .venv-verifiers/bin/python -m pip install -q --upgrade pip \
-      && .venv-verifiers/bin/python -m pip install -q -e ".[verifiers]" >/tmp/verifiers-install.log 2>&1; then
+      && .venv-verifiers/bin/python -m pip install -q -e ".[verifiers]" uv >/tmp/verifiers-install.log 2>&1; then
     echo "$wanted" > .venv-verifiers/.setup-stamp
   else
     echo "[setup] verifiers could not be installed (see /tmp/verifiers-install.log); its test will skip" >&2
