@@ -14,7 +14,7 @@ from webarena_gym.evaluation import EpisodeResult
 
 from .config import AgentArguments
 from .policy import Sampler
-from .rollout import EnvGroup, Trajectory, collect_rollouts, make_env_group
+from .rollout import Trajectory, collect_rollouts, make_rollout_envs
 
 
 def trajectory_result(trajectory: Trajectory) -> EpisodeResult:
@@ -39,8 +39,8 @@ def evaluate_model(
     max_new_tokens: int = 128,
     temperature: float = 0.0,
     episodes_at_once: int = 16,
-    workers: int = 4,
-    envs: EnvGroup | None = None,
+    workers: int | None = None,
+    envs: Any = None,
     progress: bool = True,
     desc: str = "evaluate",
 ) -> list[EpisodeResult]:
@@ -54,8 +54,8 @@ def evaluate_model(
         task_ids: Tasks to play (default: every task of ``agent``'s split and task_ids).
         max_new_tokens: Token limit of one turn.
         temperature: 0 for greedy decoding.
-        episodes_at_once: Episodes generated as one batch (and envs kept open).
-        workers: Threads stepping the envs.
+        episodes_at_once: Episodes played at once (the envs kept open).
+        workers: Env worker processes (default: one per core).
         envs: Reuse these envs (default: built from ``agent``, closed at the end).
         progress: Show a progress bar.
         desc: Its label.
@@ -63,20 +63,16 @@ def evaluate_model(
     from tqdm.auto import tqdm
 
     own_envs = envs is None
-    envs = envs if envs is not None else make_env_group(agent, workers=workers)
+    envs = envs if envs is not None else make_rollout_envs(agent, episodes_at_once, workers=workers)
     try:
         if task_ids is None:
-            envs.ensure(1)
-            task_ids = [task.task_id for task in envs.envs[0].unwrapped.tasks]
+            task_ids = [task.task_id for task in envs.tasks]
         sampler = Sampler(model, tokenizer, max_new_tokens=max_new_tokens, temperature=temperature,
                           batch_size=episodes_at_once)
-        results: list[EpisodeResult] = []
         with tqdm(total=len(task_ids), desc=desc, unit="episode", disable=not progress) as bar:
-            for start in range(0, len(task_ids), episodes_at_once):
-                chunk = list(task_ids[start : start + episodes_at_once])
-                trajectories = collect_rollouts(envs, chunk, sampler, tokenizer, progress=bar)
-                results.extend(trajectory_result(t) for t in trajectories)
-        return results
+            # A finished episode's env starts the next task at once: no batch waits for its slowest episode.
+            trajectories = collect_rollouts(envs, list(task_ids), sampler, tokenizer, progress=bar)
+        return [trajectory_result(t) for t in trajectories]
     finally:
         if own_envs:
             envs.close()

@@ -172,6 +172,11 @@ class ProcessVectorEnv(VectorEnv):
         return len(self.slices)
 
     @property
+    def waiting(self) -> bool:
+        """Whether a ``step_async`` is in flight (its ``step_wait`` not called yet)."""
+        return self._stepping
+
+    @property
     def worker_pids(self) -> list[int]:
         return [process.pid for process in self._processes]
 
