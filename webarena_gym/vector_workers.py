@@ -156,7 +156,7 @@ class ProcessVectorEnv(VectorEnv):
                 child_end.close()
                 self._connections.append(parent_end)
                 self._processes.append(process)
-            replies = self._request({w: ("make", len(part)) for w, part in enumerate(self.slices)})
+            replies = self._request({w: ("make", (len(part), dict(os.environ))) for w, part in enumerate(self.slices)})
         except BaseException:
             self._shutdown()
             raise

@@ -6,8 +6,10 @@ its own Chromium on the Playwright backend); nothing is shared with other worker
 
 Commands:
 
-- ``"make"``: build ``count`` envs with the pickled factory; replies with the spaces and
-  the first env's task list.
+- ``"make"``: ``(count, environment)``: take the parent's environment variables (a
+  forkserver's children would otherwise see the server's, from when it started: ``WA_*``
+  site URLs or ``WA_BROWSER_WS`` set later would be missing), then build ``count`` envs
+  with the pickled factory; replies with the spaces and the first env's task list.
 - ``"run"``: a list of ``(slot, kind, argument)`` with kind ``"step"`` (argument: the
   action) or ``"reset"`` (argument: ``(seed, options)``); replies with one
   ``(observation, reward, terminated, truncated, info)`` per entry (a reset gives reward 0
@@ -76,7 +78,9 @@ def run_worker(connection: Any, make_env: Callable[[], Any]) -> None:
                 return
             try:
                 if command == "make":
-                    envs = [make_env() for _ in range(payload)]
+                    count, environment = payload
+                    os.environ.update(environment)
+                    envs = [make_env() for _ in range(count)]
                     observations = [None] * len(envs)
                     first = envs[0]
                     tasks = getattr(first.unwrapped, "tasks", None)
