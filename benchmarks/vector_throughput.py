@@ -2,7 +2,8 @@
 
 Three measurements in one run (direct backend, embedded sites):
 
-1. Env steps/s for 8, 64 and 256 concurrent episodes: the thread vector env
+1. Env steps/s for 8, 64 and 256 concurrent episodes (and the CPU cores each row got, and
+   steps per CPU-second, so that a loaded machine's figures can be read): the thread vector env
    (``webarena_gym.make_vec(n)``, every env in this process, steps serialized on the GIL)
    vs the process vector env (``make_vec(n, workers=W)``, W = the cores this process may
    use unless ``--workers``). Both replay the same actions: env ``i`` plays the oracle's
@@ -18,6 +19,7 @@ Run: ``.venv/bin/python benchmarks/vector_throughput.py [--sizes 8 64 256] [--wo
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import tempfile
 import time
@@ -51,18 +53,32 @@ def oracle_scripts(count: int) -> list[tuple[int, list[str]]]:
     return scripts
 
 
-def steps_per_second(envs, scripts, rounds: int) -> float:
-    """Env steps per second of ``rounds`` vector steps (resets excluded)."""
+def cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU time of these processes (all their threads), from /proc."""
+    total = 0
+    for pid in pids:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def replay(envs, scripts, rounds: int, pids: list[int]) -> tuple[float, float]:
+    """(env steps per wall second, CPU cores the processes ``pids`` used) over ``rounds`` vector steps.
+
+    One untimed pass first: fresh workers compile templates and warm caches on their first pages.
+    """
     n = envs.num_envs
-    envs.reset(options={"task_ids": [scripts[i % len(scripts)][0] for i in range(n)]})
-    started = time.perf_counter()
-    for r in range(rounds):
-        actions = []
-        for i in range(n):
-            script = scripts[i % len(scripts)][1]
-            actions.append(script[r % len(script)])
-        envs.step(actions)
-    return n * rounds / (time.perf_counter() - started)
+    for _pass in ("warm-up", "timed"):
+        envs.reset(options={"task_ids": [scripts[i % len(scripts)][0] for i in range(n)]})
+        started, cpu = time.perf_counter(), cpu_seconds(pids)
+        for r in range(rounds):
+            actions = []
+            for i in range(n):
+                script = scripts[i % len(scripts)][1]
+                actions.append(script[r % len(script)])
+            envs.step(actions)
+        wall = time.perf_counter() - started
+    return n * rounds / wall, (cpu_seconds(pids) - cpu) / wall
 
 
 def peak_rss_mib(pid: int | str = "self") -> float:
@@ -75,23 +91,28 @@ def peak_rss_mib(pid: int | str = "self") -> float:
 
 def measure_envs(args: argparse.Namespace, scripts) -> list[float]:
     """Print the threads-vs-processes table; return the peak RSS of each worker of the largest row."""
-    print(f"env steps/s, direct backend, {args.rounds} steps per env; process rows use {args.workers} workers")
-    print(f"{'episodes':>8} {'threads':>9} {'processes':>10} {'ratio':>6}")
+    print(f"env steps/s, direct backend, {args.rounds} steps per env; processes: {args.workers} workers "
+          f"on {default_worker_count()} cores; 'cores' = CPU the row's processes got (a loaded machine gives less)")
+    print(f"{'episodes':>8} {'threads':>9} {'processes':>10} {'ratio':>6} {'cores t/p':>11} "
+          f"{'steps/CPU-s t/p':>16}")
     worker_peaks: list[float] = []
     for size in args.sizes:
         common = dict(suite="embedded", backend="direct", max_steps=args.rounds + 1)
         threads = webarena_gym.make_vec(size, **common)
         try:
-            thread_rate = steps_per_second(threads, scripts, args.rounds)
+            thread_rate, thread_cores = replay(threads, scripts, args.rounds, [os.getpid()])
         finally:
             threads.close()
         processes = webarena_gym.make_vec(size, workers=args.workers, **common)
         try:
-            process_rate = steps_per_second(processes, scripts, args.rounds)
+            process_rate, process_cores = replay(processes, scripts, args.rounds,
+                                                 [os.getpid(), *processes.worker_pids])
             worker_peaks = [peak_rss_mib(pid) for pid in processes.worker_pids]
         finally:
             processes.close()
-        print(f"{size:>8} {thread_rate:9.1f} {process_rate:10.1f} {process_rate / thread_rate:5.2f}x", flush=True)
+        print(f"{size:>8} {thread_rate:9.1f} {process_rate:10.1f} {process_rate / thread_rate:5.2f}x "
+              f"{thread_cores:5.2f}/{process_cores:<5.2f} {thread_rate / thread_cores:8.0f}/{process_rate / process_cores:<7.0f}",
+              flush=True)
     return worker_peaks
 
 

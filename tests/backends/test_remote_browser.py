@@ -22,29 +22,13 @@ from webarena_gym.env import WebArenaEnv
 from webarena_gym.errors import BrowserUnavailableError, ConfigurationError
 from webarena_gym.tasks.embedded_suite import embedded_tasks
 
+from .processes import chromium_descendants
+
 pytestmark = pytest.mark.browser
 
 
 def chromium_children(root: int) -> int:
-    """How many Chromium processes descend from process ``root``."""
-    parent, command = {}, {}
-    for pid in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            with open(f"/proc/{pid}/stat") as f:
-                parent[int(pid)] = int(f.read().rsplit(")", 1)[1].split()[1])
-            with open(f"/proc/{pid}/cmdline", "rb") as f:
-                command[int(pid)] = f.read()
-        except OSError:
-            pass
-
-    def descends(pid: int) -> bool:
-        while pid in parent and pid > 1:
-            pid = parent[pid]
-            if pid == root:
-                return True
-        return False
-
-    return sum(1 for pid, cmd in command.items() if b"chrom" in cmd and descends(pid))
+    return len(chromium_descendants(root))
 
 
 @pytest.fixture(scope="module")
