@@ -5,7 +5,7 @@ embedded families, fixed seed) through :func:`trainers.rollout.collect_rollouts`
 
 - one at a time: every episode alone (generation batch 1, one env),
 - batched: all episodes at once, one ``generate`` call per turn over the live episodes,
-  env steps on a thread pool (what a GRPO step does).
+  env steps in worker processes, one per core (what a GRPO step does).
 
 Also reports the tokens of the two training layouts for the same trajectories (rows per
 turn with exact contexts vs one compressed sequence per trajectory).
@@ -28,7 +28,7 @@ from transformers import set_seed  # noqa: E402
 from trainers.config import AgentArguments  # noqa: E402
 from trainers.layouts import trajectory_rows, turn_rows  # noqa: E402
 from trainers.policy import Sampler, load_policy  # noqa: E402
-from trainers.rollout import collect_rollouts, make_env_group  # noqa: E402
+from trainers.rollout import collect_rollouts, make_rollout_envs  # noqa: E402
 from trainers.tiny import build_tiny_model, demonstration_texts  # noqa: E402
 from webarena_gym.demos import record_oracle_demonstrations  # noqa: E402
 from webarena_gym.tasks.embedded_suite import family_task_ids  # noqa: E402
@@ -49,9 +49,8 @@ def main() -> None:
     sampler = Sampler(model, tokenizer, max_new_tokens=32, temperature=1.0, batch_size=args.episodes)
 
     timings = {}
-    for name, batch, workers in (("one at a time", 1, 1), ("batched", args.episodes, 4)):
-        envs = make_env_group(agent, workers=workers)
-        envs.ensure(batch)
+    for name, batch, workers in (("one at a time", 1, 1), ("batched", args.episodes, None)):
+        envs = make_rollout_envs(agent, batch, workers=workers)
         set_seed(0)
         started = time.perf_counter()
         trajectories = []

@@ -40,7 +40,7 @@ from webarena_gym.tasks.embedded_suite import family_task_ids  # noqa: E402
 FAMILIES = ("map.missing_information", "map.zip_code", "shopping_admin.preview_theme")
 
 
-def parse_args() -> argparse.Namespace:
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--model", help="a local model directory (default: a tiny model built here)")
     parser.add_argument("--hidden-size", type=int, default=96, help="shape of the built model")
@@ -50,7 +50,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--num-generations", type=int, default=4)
     parser.add_argument("--max-completion-length", type=int, default=48)
     parser.add_argument("--layouts", nargs="+", default=["turn", "trajectory"], choices=["turn", "trajectory"])
-    return parser.parse_args()
+    return parser.parse_args(argv)
 
 
 def build_model(args: argparse.Namespace, task_ids: list[int], directory: str) -> str:
@@ -66,19 +66,22 @@ def build_model(args: argparse.Namespace, task_ids: list[int], directory: str) -
 
 
 def measure(model: str, task_ids: list[int], args: argparse.Namespace, *, layout: str, bf16: bool,
-            output_dir: str) -> dict[str, float]:
-    """Run ``args.steps`` GRPO steps; the step-time split, generation speed and peak memory."""
+            output_dir: str, **config: object) -> dict[str, float]:
+    """Run ``args.steps`` GRPO steps; the step-time split, generation speed and peak memory.
+
+    ``config`` overrides fields of the :class:`MultiTurnGRPOConfig` (e.g. ``rollout_overlap``).
+    """
     if torch.cuda.is_available():
         torch.cuda.empty_cache()
         torch.cuda.reset_peak_memory_stats()
-    config = MultiTurnGRPOConfig(
+    settings = dict(
         output_dir=output_dir, split="train", task_ids=task_ids, layout=layout, bf16=bf16,
         num_generations=args.num_generations, per_device_train_batch_size=args.tasks_per_step * args.num_generations,
         max_steps=args.steps, num_iterations=1, learning_rate=1e-5, max_completion_length=args.max_completion_length,
         max_turns=3, max_observation_chars=3000, save_strategy="no", disable_tqdm=True, report_to="none",
-        plot_metrics=False, seed=0, rollout_workers=4,
+        plot_metrics=False, seed=0,
     )
-    trainer = MultiTurnGRPOTrainer(model, config)
+    trainer = MultiTurnGRPOTrainer(model, MultiTurnGRPOConfig(**{**settings, **config}))
     trainer.pop_callback(PrinterCallback)  # the table is the output
     try:
         trainer.train()

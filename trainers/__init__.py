@@ -27,7 +27,7 @@ _EXPORTS = {
     "demonstration_rows": "chat",
     "Trajectory": "rollout",
     "TurnSample": "rollout",
-    "EnvGroup": "rollout",
+    "make_rollout_envs": "rollout",
     "collect_rollouts": "rollout",
     "group_advantages": "objective",
     "train_bc": "bc",

@@ -204,7 +204,18 @@ class MultiTurnGRPOConfig(AgentArguments, LoraArguments, MachineDefaults, GRPOCo
             "observations compressed, environment tokens masked out (as WebAgent-R1 does)."
         },
     )
-    rollout_workers: int = field(default=4, metadata={"help": "Threads stepping the envs concurrently."})
+    rollout_workers: int | None = field(
+        default=None,
+        metadata={"help": "Env worker processes of this training process (default: one per core it may use)."},
+    )
+    rollout_envs: int | None = field(
+        default=None,
+        metadata={"help": "Envs (episodes played at once) of this training process (default: its generation batch)."},
+    )
+    rollout_overlap: bool = field(
+        default=False,
+        metadata={"help": "Step half of the envs while generating for the other half (see benchmarks/vector_throughput.py)."},
+    )
     plot_metrics: bool = field(default=True, metadata={"help": "Write training_dynamics.png at the end of training."})
     # -- TRL defaults changed for web agents --
     loss_type: str = field(
@@ -219,8 +230,10 @@ class MultiTurnGRPOConfig(AgentArguments, LoraArguments, MachineDefaults, GRPOCo
         self._validate_lora()
         if self.layout not in LAYOUTS:
             raise ValueError(f"layout must be one of {LAYOUTS}, got {self.layout!r}.")
-        if not isinstance(self.rollout_workers, int) or self.rollout_workers < 1:
-            raise ValueError(f"rollout_workers must be a positive integer, got {self.rollout_workers!r}.")
+        for name in ("rollout_workers", "rollout_envs"):
+            value = getattr(self, name)
+            if value is not None and (not isinstance(value, int) or value < 1):
+                raise ValueError(f"{name} must be a positive integer or None (automatic), got {value!r}.")
         if self.beta < 0:
             raise ValueError(f"beta must be >= 0 (0 disables the KL term and the reference model), got {self.beta!r}.")
         if self.use_transformers_continuous_batching:

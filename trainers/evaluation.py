@@ -14,7 +14,6 @@ from webarena_gym.evaluation import EnvGroup, EpisodeResult, RunWriter, run_eval
 
 from .config import AgentArguments
 from .policy import LocalModelPolicy
-from .rollout import make_env_group
 
 __all__ = ["evaluate_model", "success_rate"]
 
@@ -54,7 +53,7 @@ def evaluate_model(
     policy = LocalModelPolicy(model, tokenizer, max_new_tokens=max_new_tokens, temperature=temperature,
                               batch_size=episodes_at_once)
     own_envs = envs is None
-    envs = envs if envs is not None else make_env_group(agent, workers=workers)
+    envs = envs if envs is not None else _evaluation_envs(agent, workers=workers)
     try:
         if task_ids is None:
             envs.ensure(1)
@@ -64,3 +63,16 @@ def evaluate_model(
     finally:
         if own_envs:
             envs.close()
+
+
+def _evaluation_envs(agent: AgentArguments, *, workers: int) -> EnvGroup:
+    """Envs for the agent settings of a config, stepped by the runner's thread pool."""
+    from webarena_gym.env import WebArenaEnv
+    from webarena_gym.wrappers import CompressedHistory
+
+    kwargs = agent.env_kwargs()
+
+    def make_env() -> Any:
+        return CompressedHistory(WebArenaEnv(**kwargs), thinking=agent.thinking, keep_last=agent.keep_last_observations)
+
+    return EnvGroup(make_env, workers=workers)

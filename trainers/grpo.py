@@ -5,7 +5,8 @@ One training step, top to bottom:
 1. TRL's sampler draws tasks and repeats each ``num_generations`` (G) times.
 2. :meth:`MultiTurnGRPOTrainer._play` runs the G rollouts of every task, each in its own
    env and world: every turn, the contexts of all live rollouts are generated as one
-   batch (TRL's own generation path: ``generate`` or vLLM), then the envs step concurrently.
+   batch (TRL's own generation path: ``generate`` or vLLM), then their envs step in worker
+   processes (optionally overlapped: half the envs step while the other half is generated).
 3. Each trajectory's binary reward becomes a group-relative advantage,
    ``(r - mean_group) / (std_group + 1e-4)``, shared by all its action tokens.
 4. The trajectories become training rows in the configured layout (:mod:`.layouts`):
@@ -39,15 +40,14 @@ from .layouts import pad_row_count, trajectory_rows, turn_rows
 from .metrics import MetricsRecorder, use_compact_progress
 from .objective import collate_rows, group_advantages, row_advantages
 from .policy import load_tokenizer, save_policy
-from .rollout import EnvGroup, RolloutClock, Trajectory, collect_rollouts, make_env_group
+from .rollout import RolloutClock, Trajectory, collect_rollouts, make_rollout_envs
 
 logger = logging.getLogger(__name__)
 
 
-def task_dataset(envs: EnvGroup, task_ids: Sequence[int] | None = None) -> Dataset:
+def task_dataset(envs: Any, task_ids: Sequence[int] | None = None) -> Dataset:
     """One row per task of the envs' task list (or of ``task_ids``): its intent as the prompt, and its id."""
-    envs.ensure(1)
-    tasks = envs.envs[0].unwrapped.tasks
+    tasks = envs.tasks
     if task_ids is not None:
         wanted = set(task_ids)
         tasks = [t for t in tasks if t.task_id in wanted]
@@ -72,7 +72,8 @@ class MultiTurnGRPOTrainer(GRPOTrainer):
         train_dataset: Rows with ``prompt`` and ``task_id`` (default: every task of the split).
         peft_config: A ``peft.LoraConfig`` for LoRA (default: ``args.peft_config()``; None = full fine-tuning).
         callbacks: Extra ``TrainerCallback`` s (a :class:`MetricsRecorder` is always added).
-        envs: The rollout envs (default: one per rollout, built from ``args``).
+        envs: The rollout envs, a :func:`~trainers.rollout.make_rollout_envs` vector env (default: built from
+            ``args``: ``rollout_envs`` envs in ``rollout_workers`` processes; closed by :func:`train_grpo`).
     """
 
     def __init__(
@@ -84,13 +85,17 @@ class MultiTurnGRPOTrainer(GRPOTrainer):
         train_dataset: Dataset | None = None,
         peft_config: Any = None,
         callbacks: Sequence[Any] = (),
-        envs: EnvGroup | None = None,
+        envs: Any = None,
     ):
         if not isinstance(args, MultiTurnGRPOConfig):
             raise TypeError(f"args must be a MultiTurnGRPOConfig, got {type(args).__name__}.")
         if processing_class is None and isinstance(model, str):
             processing_class = load_tokenizer(model)
-        self.envs = envs if envs is not None else make_env_group(args, workers=args.rollout_workers)
+        if envs is None:
+            # This process's share of a generation batch: every rollout of it plays at once.
+            count = args.rollout_envs or args.per_device_train_batch_size * args.steps_per_generation
+            envs = make_rollout_envs(args, count, workers=args.rollout_workers)
+        self.envs = envs
         self._batch_task_ids: list[int] = []
         super().__init__(
             model=model,
@@ -114,7 +119,8 @@ class MultiTurnGRPOTrainer(GRPOTrainer):
             return completion_ids
 
         clock = RolloutClock()
-        trajectories = collect_rollouts(self.envs, task_ids, generate, self._tokenizer, clock=clock)
+        trajectories = collect_rollouts(self.envs, task_ids, generate, self._tokenizer, clock=clock,
+                                        overlap=self.args.rollout_overlap)
         self._log_rollouts(trajectories, clock)
         return trajectories
 

@@ -1,25 +1,30 @@
 """Multi-turn rollouts: many episodes at once, one env (and one world) each.
 
-Each turn, the contexts of all live episodes are generated as one batch, then their envs
-step concurrently. Every turn keeps the exact token ids of its context and of its sampled
-action, so training rows can be rebuilt without re-tokenising what the model produced.
+The envs are a :class:`webarena_gym.vector_workers.ProcessVectorEnv` in worker processes
+with autoreset disabled: each turn, the contexts of the live episodes are generated as one
+batch, then only their envs step (the others get ``None``); an env whose episode ended
+starts the next waiting episode through a reset mask, so a batch may hold more episodes
+than there are envs. Every turn keeps the exact token ids of its context and of its
+sampled action, so training rows can be rebuilt without re-tokenising what the model
+produced.
 
-The envs sit behind :class:`~webarena_gym.evaluation.envs.EnvGroup`, a list of envs stepped
-by a thread pool, rather than ``webarena_gym.make_vec``: a Gymnasium vector env steps every
-env each call and autoresets finished ones, while a rollout batch steps only its live
-episodes and keeps finished ones as they ended. Anything with ``ensure``/``reset``/``step``/
-``close`` of the same shape plugs in through :func:`make_env_group`.
+With ``overlap=True`` the env slots form two lanes: while one lane's envs step in the
+workers (``step_async``), the policy generates for the other lane, then the roles swap,
+so neither the generator nor the env workers wait for the other when their times are
+comparable (``benchmarks/vector_throughput.py`` measures it).
 """
 
 from __future__ import annotations
 
+import functools
 import logging
 import time
+from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from webarena_gym.evaluation.envs import EnvGroup
+import numpy as np
 
 from .chat import prompt_ids
 
@@ -31,7 +36,12 @@ Generate = Callable[[list[list[int]]], list[list[int]]]
 
 @dataclass
 class RolloutClock:
-    """Where a rollout batch's time went: generating actions vs stepping envs (seconds), and tokens sampled."""
+    """Where a rollout batch's time went (seconds), and tokens sampled.
+
+    ``generation_s``: in ``generate``; ``env_s``: waiting for envs (their steps and resets);
+    with overlap, env time hidden behind generation is not counted, so the two add up to
+    about the batch's wall time either way.
+    """
 
     generation_s: float = 0.0
     env_s: float = 0.0
@@ -80,73 +90,141 @@ class Trajectory:
         return sum(len(t.completion_ids) for t in self.turns)
 
 
-def make_env_group(agent: Any, *, workers: int = 4) -> EnvGroup:
-    """Envs for the agent settings of a config (:class:`trainers.config.AgentArguments`)."""
-    from webarena_gym.env import WebArenaEnv
+
+
+def make_rollout_envs(agent: Any, num_envs: int, *, workers: int | None = None, **env_overrides: Any) -> Any:
+    """Rollout envs for the agent settings of a config (:class:`trainers.config.AgentArguments`).
+
+    ``num_envs`` envs (episodes played at once) in ``workers`` processes (default: one per
+    core, at most one per env), autoreset disabled, each env wrapped in the agent's
+    compressed-history context. ``env_overrides`` replace keyword arguments of
+    :class:`~webarena_gym.env.WebArenaEnv` (e.g. explicit ``tasks``).
+    """
+    from gymnasium.vector import AutoresetMode
+
+    from webarena_gym.vector_workers import ProcessVectorEnv
     from webarena_gym.wrappers import CompressedHistory
 
-    kwargs = agent.env_kwargs()
+    wrap = functools.partial(CompressedHistory, thinking=agent.thinking, keep_last=agent.keep_last_observations)
+    kwargs = {**agent.env_kwargs(), **env_overrides}
+    return ProcessVectorEnv(num_envs, workers=workers, wrap=wrap, autoreset_mode=AutoresetMode.DISABLED, **kwargs)
 
-    def make_env() -> Any:
-        env = WebArenaEnv(**kwargs)
-        return CompressedHistory(env, thinking=agent.thinking, keep_last=agent.keep_last_observations)
 
-    return EnvGroup(make_env, workers=workers)
+def _entry(infos: dict[str, Any], index: int, key: str, default: Any = None) -> Any:
+    """Env ``index``'s value of ``key`` in Gymnasium vector infos (``default`` where it has none)."""
+    mask = infos.get(f"_{key}")
+    return infos[key][index] if mask is not None and mask[index] else default
+
+
+class _Episodes:
+    """The bookkeeping of one :func:`collect_rollouts` call: which episode each env slot plays."""
+
+    def __init__(self, envs: Any, task_ids: Sequence[int], clock: RolloutClock, progress: Any):
+        self.envs, self.task_ids, self.clock, self.progress = envs, list(task_ids), clock, progress
+        self.trajectories: list[Trajectory | None] = [None] * len(self.task_ids)
+        self.contexts: list[list[dict[str, str]]] = [[] for _ in self.task_ids]
+        self.waiting = deque(range(len(self.task_ids)))
+        self.playing: list[int | None] = [None] * envs.num_envs  # episode index per env slot
+
+    def start(self, slots: Sequence[int]) -> None:
+        """Start the next waiting episodes in the free ``slots`` (one reset of those envs)."""
+        chosen = [slot for slot in slots if self.playing[slot] is None][: len(self.waiting)]
+        if not chosen:
+            return
+        mask, ids = np.zeros(self.envs.num_envs, dtype=bool), [None] * self.envs.num_envs
+        for slot in chosen:
+            episode = self.waiting.popleft()
+            self.playing[slot], mask[slot], ids[slot] = episode, True, self.task_ids[episode]
+        started = time.perf_counter()
+        _, infos = self.envs.reset(options={"reset_mask": mask, "task_ids": ids})
+        self.clock.env_s += time.perf_counter() - started
+        for slot in chosen:
+            episode = self.playing[slot]
+            self.trajectories[episode] = Trajectory(
+                int(self.task_ids[episode]), _entry(infos, slot, "intent"), list(_entry(infos, slot, "sites")))
+            self.contexts[episode] = _entry(infos, slot, "messages")
+
+    def live(self, slots: Sequence[int]) -> list[int]:
+        return [slot for slot in slots if self.playing[slot] is not None]
+
+    def generate(self, slots: Sequence[int], generate: Generate, tokenizer: Any) -> dict[int, tuple]:
+        """One sampled turn per live slot: ``slot -> (context ids, completion ids, action text)``."""
+        slots = self.live(slots)
+        if not slots:
+            return {}
+        batch = [prompt_ids(tokenizer, self.contexts[self.playing[slot]]) for slot in slots]
+        started = time.perf_counter()
+        completions = generate(batch)
+        self.clock.generation_s += time.perf_counter() - started
+        self.clock.generated_tokens += sum(len(ids) for ids in completions)
+        # The env gets the text without special tokens; the sampled ids are kept as they are.
+        actions = tokenizer.batch_decode(completions, skip_special_tokens=True)
+        return {slot: (context, list(ids), action)
+                for slot, context, ids, action in zip(slots, batch, completions, actions, strict=True)}
+
+    def record(self, turns: dict[int, tuple], results: tuple[Any, ...]) -> None:
+        """Record the step results of the slots in ``turns``; finished episodes free their slot."""
+        _observations, rewards, terminations, truncations, infos = results
+        for slot, (context_ids, ids, action) in turns.items():
+            episode = self.playing[slot]
+            trajectory = self.trajectories[episode]
+            error = _entry(infos, slot, "last_action_error", "") or ""
+            trajectory.turns.append(TurnSample(self.contexts[episode], context_ids, ids, action, error))
+            self.contexts[episode] = _entry(infos, slot, "messages")
+            if terminations[slot] or truncations[slot]:
+                trajectory.reward, trajectory.answer = float(rewards[slot]), _entry(infos, slot, "answer")
+                trajectory.terminated, trajectory.truncated = bool(terminations[slot]), bool(truncations[slot])
+                self.playing[slot] = None
+                if self.progress is not None:
+                    self.progress.update(1)
 
 
 def collect_rollouts(
-    envs: EnvGroup,
+    envs: Any,
     task_ids: Sequence[int],
     generate: Generate,
     tokenizer: Any,
     *,
     progress: Any = None,
     clock: RolloutClock | None = None,
+    overlap: bool = False,
 ) -> list[Trajectory]:
-    """Play one episode per entry of ``task_ids`` (repeat an id for a group), all at once.
+    """Play one episode per entry of ``task_ids`` (repeat an id for a group); trajectories in that order.
 
     Args:
-        envs: Where the episodes run; env ``i`` plays ``task_ids[i]``.
+        envs: A vector env with autoreset disabled that skips envs given ``None``
+            (:func:`make_rollout_envs`); with fewer envs than episodes, a finished episode's
+            env starts the next waiting one.
         task_ids: Task of each episode.
         generate: Samples one turn for each context of a batch.
         tokenizer: Renders each context with its chat template.
         progress: Optional tqdm-like bar, advanced once per finished episode.
         clock: Optional :class:`RolloutClock` that accumulates generation and env time.
+        overlap: Step one half of the envs while generating for the other half.
     """
     clock = clock if clock is not None else RolloutClock()
-    trajectories = []
-    contexts: list[list[dict[str, str]]] = []
-    started = time.perf_counter()
-    resets = envs.reset(task_ids)
-    clock.env_s += time.perf_counter() - started
-    for task_id, (_prompt, info) in zip(task_ids, resets, strict=True):
-        trajectories.append(Trajectory(int(task_id), info["intent"], list(info["sites"])))
-        contexts.append(info["messages"])
-    while True:
-        live = [i for i, t in enumerate(trajectories) if not t.done]
-        if not live:
-            break
-        batch = [prompt_ids(tokenizer, contexts[i]) for i in live]
-        started = time.perf_counter()
-        completions = generate(batch)
-        clock.generation_s += time.perf_counter() - started
-        clock.generated_tokens += sum(len(ids) for ids in completions)
-        # The env gets the text without special tokens; the sampled ids are kept as they are.
-        actions = tokenizer.batch_decode(completions, skip_special_tokens=True)
-        started = time.perf_counter()
-        results = envs.step(live, actions)
-        clock.env_s += time.perf_counter() - started
-        for i, ids, context_ids, action, (_prompt, reward, terminated, truncated, info) in zip(
-            live, completions, batch, actions, results, strict=True
-        ):
-            trajectory = trajectories[i]
-            trajectory.turns.append(
-                TurnSample(contexts[i], context_ids, list(ids), action, info.get("last_action_error", ""))
-            )
-            contexts[i] = info["messages"]
-            if terminated or truncated:
-                trajectory.reward, trajectory.answer = float(reward), info.get("answer")
-                trajectory.terminated, trajectory.truncated = bool(terminated), bool(truncated)
-                if progress is not None:
-                    progress.update(1)
-    return trajectories
+    episodes = _Episodes(envs, task_ids, clock, progress)
+    slots = list(range(envs.num_envs))
+    lanes = [slots[0::2], slots[1::2]] if overlap and len(slots) > 1 else [slots, []]
+    episodes.start(slots)
+    planned: list[dict[int, tuple]] = [episodes.generate(lanes[0], generate, tokenizer), {}]
+    current = 0
+    while episodes.waiting or any(episodes.live(lane) for lane in lanes):
+        other = 1 - current
+        turns = planned[current]
+        if turns:
+            actions = [None] * envs.num_envs
+            for slot, (_context, _ids, action) in turns.items():
+                actions[slot] = action
+            envs.step_async(actions)
+        if not planned[other]:
+            planned[other] = episodes.generate(lanes[other], generate, tokenizer)
+        if turns:
+            started = time.perf_counter()
+            results = envs.step_wait()
+            clock.env_s += time.perf_counter() - started
+            episodes.record(turns, results)
+            planned[current] = {}
+            episodes.start(lanes[current])
+        current = other
+    return episodes.trajectories  # type: ignore[return-value]

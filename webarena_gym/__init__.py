@@ -22,8 +22,17 @@ for _env_id, _kwargs in ENV_IDS.items():
     register(id=_env_id, entry_point="webarena_gym.env:WebArenaEnv", kwargs=_kwargs)
 
 
-def make_vec(num_envs: int, **kwargs):
-    """A vector env of ``num_envs`` WebArena envs stepped concurrently (see :mod:`webarena_gym.vector`)."""
+def make_vec(num_envs: int, *, workers: int | None = None, **kwargs):
+    """A vector env of ``num_envs`` WebArena envs stepped concurrently.
+
+    Without ``workers``, on a thread pool in this process (:mod:`webarena_gym.vector`);
+    with ``workers=N``, in N worker processes, each hosting a slice of the envs
+    (:mod:`webarena_gym.vector_workers`, which adds ``autoreset_mode`` and ``start_method``).
+    """
+    if workers is not None:
+        from .vector_workers import make_process_vec
+
+        return make_process_vec(num_envs, workers=workers, **kwargs)
     from .vector import make_vec as _make_vec
 
     return _make_vec(num_envs, **kwargs)

@@ -93,6 +93,10 @@ class WebArenaEnv(gym.Env[str, str]):
             outlasts it is an agent error and the episode goes on; a page that cannot even be
             read within it is hung, and the step raises :class:`BrowserUnavailableError` (a
             vector env ends that episode). The direct backend runs in-process and needs none.
+        browser_endpoint: Playwright backend: a browser running elsewhere, the ``ws://`` endpoint of a
+            Playwright browser server (``python -m playwright launch-server --browser chromium``) or the
+            ``http://`` endpoint of a Chromium with ``--remote-debugging-port``. Default: ``$WA_BROWSER_WS``,
+            else Chromium is launched on this machine.
 
     >>> env = WebArenaEnv(suite="embedded", split="test")  # doctest: +SKIP
     >>> observation, info = env.reset(seed=0)               # doctest: +SKIP
@@ -116,6 +120,7 @@ class WebArenaEnv(gym.Env[str, str]):
         render_mode: str | None = None,
         step_timeout: float = 60.0,
         record_screenshots: bool = False,
+        browser_endpoint: str | None = None,
     ):
         chosen_by_default = suite is None and tasks is None
         suite = resolve_suite(suite)
@@ -141,6 +146,10 @@ class WebArenaEnv(gym.Env[str, str]):
                 f"record_screenshots=True needs backend='playwright' (the {backend} backend renders no pixels); "
                 "pass backend='playwright' or leave screenshots off."
             )
+        if browser_endpoint is not None and backend != "playwright":
+            raise ConfigurationError(
+                f"browser_endpoint={browser_endpoint!r} needs backend='playwright'; the {backend} backend uses no browser."
+            )
         if render_mode not in (None, "ansi"):
             raise ConfigurationError(f"render_mode must be None or 'ansi', got {render_mode!r}.")
         self.suite, self.split, self.backend_name = suite, split, backend
@@ -164,7 +173,7 @@ class WebArenaEnv(gym.Env[str, str]):
             from .sites.world import World
 
             self.world = World()
-        self.backend: Backend = _make_backend(backend, suite, self.world, site_urls, step_timeout)
+        self.backend: Backend = _make_backend(backend, suite, self.world, site_urls, step_timeout, browser_endpoint)
         all_tasks = load_tasks(suite, split, site_urls=self.backend.sites.urls, tasks=tasks)
         self.tasks = _select_tasks(all_tasks, task_ids, suite, split)
         self.tasks_by_id = {t.task_id: t for t in self.tasks}
@@ -407,7 +416,7 @@ def _configured_sites() -> dict[str, str]:
 
 
 def _make_backend(name: str, suite: str, world: Any, site_urls: dict[str, str] | None,
-                  step_timeout: float) -> Backend:
+                  step_timeout: float, browser_endpoint: str | None) -> Backend:
     if name == "direct":
         from .backends.direct import DirectBackend
 
@@ -415,7 +424,7 @@ def _make_backend(name: str, suite: str, world: Any, site_urls: dict[str, str] |
     from .backends.playwright import PlaywrightBackend
 
     return PlaywrightBackend(world=world, site_urls=site_urls if suite != "embedded" else None,
-                             step_timeout=step_timeout)
+                             step_timeout=step_timeout, browser_endpoint=browser_endpoint)
 
 
 def _select_tasks(tasks: list[Task], task_ids: Any, suite: str, split: str) -> list[Task]:

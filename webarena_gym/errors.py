@@ -59,3 +59,7 @@ class InvalidActionError(WebArenaGymError, ValueError):
     which reports the message in ``info["last_action_error"]`` and the next
     observation. It never escapes ``env.step``.
     """
+
+
+class EnvWorkerError(InfrastructureError):
+    """An env worker process died or failed to start; its envs and their episodes are lost."""

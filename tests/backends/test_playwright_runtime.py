@@ -6,6 +6,7 @@ import asyncio
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import gymnasium as gym
 import pytest
@@ -103,41 +104,23 @@ SCRIPT = textwrap.dedent(
     import os, webarena_gym
     from webarena_gym.backends.playwright import BrowserLoop
     from webarena_gym.tasks.embedded_suite import embedded_tasks
-
-    def chromium_descendants():
-        parent, command = {}, {}
-        for pid in filter(str.isdigit, os.listdir("/proc")):
-            try:
-                with open(f"/proc/{pid}/stat") as f:
-                    parent[int(pid)] = int(f.read().rsplit(")", 1)[1].split()[1])
-                with open(f"/proc/{pid}/cmdline", "rb") as f:
-                    command[int(pid)] = f.read()
-            except OSError:
-                pass
-
-        def descends(pid):
-            while pid in parent and pid > 1:
-                pid = parent[pid]
-                if pid == os.getpid():
-                    return True
-            return False
-
-        return [p for p, cmd in command.items() if b"chrom" in cmd and descends(p)]
+    from tests.backends.processes import chromium_descendants
 
     task = next(t.task_id for t in embedded_tasks("test") if list(t.sites) == ["reddit"])
     envs = webarena_gym.make_vec(4, suite="embedded", backend="playwright", max_steps=3)
     envs.reset(options={"task_id": task})
     envs.step(['do(action="Wait")'] * 4)
-    running = len(chromium_descendants())
+    running = len(chromium_descendants(os.getpid()))
     envs.close()
     BrowserLoop.shutdown()
-    print(running, len(chromium_descendants()))
+    print(running, len(chromium_descendants(os.getpid())))
     """
 )
 
 
 def test_clean_shutdown_leaves_no_chromium_processes():
-    result = subprocess.run([sys.executable, "-c", SCRIPT], capture_output=True, text=True, timeout=300)
+    root = Path(__file__).resolve().parents[2]
+    result = subprocess.run([sys.executable, "-c", SCRIPT], capture_output=True, text=True, timeout=300, cwd=root)
     assert result.returncode == 0, result.stderr[-2000:]
     running, left = map(int, result.stdout.split()[-2:])
     assert running >= 2 and left == 0

@@ -9,10 +9,7 @@ import pytest
 
 pytest.importorskip("trl")
 
-from webarena_gym.env import WebArenaEnv  # noqa: E402
-from webarena_gym.wrappers import CompressedHistory  # noqa: E402
-
-from .place_family import MAX_CHARS, MAX_TURNS, bc_config, build_place_family  # noqa: E402
+from .place_family import bc_config, build_place_family, place_envs  # noqa: E402
 
 
 @pytest.fixture(scope="session")
@@ -21,15 +18,12 @@ def place_family():
 
 
 @pytest.fixture(scope="session")
-def make_place_env(place_family):
-    """A factory of wrapped envs over the place family (what the trainers build from a config)."""
+def shared_place_envs(place_family):
+    """8 rollout envs over the place family in 2 worker processes (what the trainers build from a config)."""
     tasks, _demos = place_family
-
-    def make(thinking: bool = False):
-        env = WebArenaEnv(suite="embedded", tasks=tasks, max_steps=MAX_TURNS, max_chars=MAX_CHARS)
-        return CompressedHistory(env, thinking=thinking)
-
-    return make
+    envs = place_envs(tasks, 8)
+    yield envs
+    envs.close()
 
 
 @pytest.fixture(scope="session")

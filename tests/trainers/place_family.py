@@ -69,10 +69,19 @@ def grpo_config(output_dir: Path, **overrides):
         output_dir=str(output_dir), max_turns=MAX_TURNS, max_observation_chars=MAX_CHARS, num_generations=4,
         per_device_train_batch_size=8, max_steps=1, learning_rate=1e-3, max_completion_length=24,
         save_strategy="no", disable_tqdm=True, seed=0,
-        rollout_workers=2,
+        rollout_workers=2, rollout_envs=8,
     )
     settings.update(overrides)
     return MultiTurnGRPOConfig(**settings)
+
+
+def place_envs(tasks: list[dict], num_envs: int, *, workers: int = 2, max_turns: int = MAX_TURNS):
+    """Rollout envs over the family's tasks, built the way the trainers build them from a config."""
+    from trainers.config import AgentArguments
+    from trainers.rollout import make_rollout_envs
+
+    agent = AgentArguments(max_turns=max_turns, max_observation_chars=MAX_CHARS)
+    return make_rollout_envs(agent, num_envs, workers=workers, tasks=tasks)
 
 
 #: A hand-built episode (two pages, two actions) for exact checks of masks and losses.

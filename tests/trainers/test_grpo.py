@@ -12,20 +12,20 @@ from trainers.grpo import MultiTurnGRPOTrainer
 from trainers.layouts import trajectory_rows
 from trainers.objective import collate_rows, group_advantages
 from trainers.policy import Sampler
-from trainers.rollout import EnvGroup, collect_rollouts
+from trainers.rollout import collect_rollouts
 
-from .place_family import grpo_config, hand_built
+from .place_family import grpo_config, hand_built, place_envs
 
 pytestmark = [pytest.mark.train, pytest.mark.slow]
 
 
-def _trainer(model_dir, make_env, tmp_path, **overrides) -> MultiTurnGRPOTrainer:
-    return MultiTurnGRPOTrainer(str(model_dir), grpo_config(tmp_path, **overrides), envs=EnvGroup(make_env, workers=2))
+def _trainer(model_dir, envs, tmp_path, **overrides) -> MultiTurnGRPOTrainer:
+    return MultiTurnGRPOTrainer(str(model_dir), grpo_config(tmp_path, **overrides), envs=envs)
 
 
 @pytest.mark.parametrize("beta", [0.0, 0.1])
-def test_gradients_flow_only_from_action_tokens(bc_model_dir, make_place_env, tmp_path, beta):
-    trainer = _trainer(bc_model_dir, make_place_env, tmp_path, layout="trajectory", beta=beta)
+def test_gradients_flow_only_from_action_tokens(bc_model_dir, shared_place_envs, tmp_path, beta):
+    trainer = _trainer(bc_model_dir, shared_place_envs, tmp_path, layout="trajectory", beta=beta)
     tokenizer = trainer.processing_class
     winner, loser = hand_built(tokenizer, reward=1.0), hand_built(tokenizer, ['do(action="Wait")', 'exit(message="")'],
                                                                      reward=0.0)
@@ -59,8 +59,8 @@ def test_gradients_flow_only_from_action_tokens(bc_model_dir, make_place_env, tm
 
 
 @pytest.mark.parametrize("layout", ["turn", "trajectory"])
-def test_one_step_changes_the_policy_and_logs_the_training_dynamics(bc_model_dir, make_place_env, tmp_path, layout):
-    trainer = _trainer(bc_model_dir, make_place_env, tmp_path, layout=layout, per_device_train_batch_size=32)
+def test_one_step_changes_the_policy_and_logs_the_training_dynamics(bc_model_dir, shared_place_envs, tmp_path, layout):
+    trainer = _trainer(bc_model_dir, shared_place_envs, tmp_path, layout=layout, per_device_train_batch_size=32)
     before = {name: p.detach().clone() for name, p in trainer.model.named_parameters()}
     trainer.train()
     log = trainer.state.log_history[0]
@@ -79,8 +79,8 @@ def test_one_step_changes_the_policy_and_logs_the_training_dynamics(bc_model_dir
         assert list(tmp_path.glob("runs/*/events.out.tfevents.*"))
 
 
-def test_lora_trains_only_the_adapter(bc_model_dir, make_place_env, tmp_path):
-    trainer = _trainer(bc_model_dir, make_place_env, tmp_path, lora_r=4, per_device_train_batch_size=32,
+def test_lora_trains_only_the_adapter(bc_model_dir, shared_place_envs, tmp_path):
+    trainer = _trainer(bc_model_dir, shared_place_envs, tmp_path, lora_r=4, per_device_train_batch_size=32,
                        learning_rate=1e-2)
     before = {name: p.detach().clone() for name, p in trainer.model.named_parameters()}
     trainer.train()
@@ -90,18 +90,11 @@ def test_lora_trains_only_the_adapter(bc_model_dir, make_place_env, tmp_path):
     assert all(after[name].requires_grad == ("lora_" in name) for name in before)
 
 
-def test_the_interaction_limit_bounds_every_episode(bc_model_dir, make_place_env, tiny_tokenizer):
+def test_the_interaction_limit_bounds_every_episode(bc_model_dir, place_family, tiny_tokenizer):
     from transformers import AutoModelForCausalLM
 
-    from webarena_gym.wrappers import CompressedHistory
-
-    def one_turn_env():
-        env = make_place_env()
-        env.unwrapped.max_steps = 1  # what max_turns=1 configures
-        return CompressedHistory(env.env)
-
     model = AutoModelForCausalLM.from_pretrained(bc_model_dir)
-    envs = EnvGroup(one_turn_env, workers=2)
+    envs = place_envs(place_family[0], 4, max_turns=1)
     try:
         trajectories = collect_rollouts(envs, [1, 1, 2, 2], Sampler(model, tiny_tokenizer, temperature=1.0), tiny_tokenizer)
     finally:
@@ -112,41 +105,46 @@ def test_the_interaction_limit_bounds_every_episode(bc_model_dir, make_place_env
 
 def test_the_config_builds_the_envs_the_agent_trains_in(tmp_path):
     from trainers.config import AgentArguments
-    from trainers.rollout import make_env_group
+    from trainers.rollout import make_rollout_envs
     from webarena_gym.prompts import THINKING_FORMAT
 
     agent = AgentArguments(split="train", max_turns=4, max_observation_chars=900, thinking=True)
-    envs = make_env_group(agent, workers=1)
+    envs = make_rollout_envs(agent, 1, workers=1)
     try:
-        envs.ensure(1)
-        env = envs.envs[0]
-        task_id = env.unwrapped.tasks[0].task_id
-        _prompt, info = envs.reset([task_id])[0]
+        _prompts, infos = envs.reset(options={"task_id": envs.task_ids[0]})
+        limits = envs.call("max_steps"), envs.call("max_chars")
     finally:
         envs.close()
-    assert env.unwrapped.max_steps == 4 and env.unwrapped.max_chars == 900
-    assert info["messages"][0]["content"].endswith(THINKING_FORMAT)
-    assert "(step 1 of 4)" in info["messages"][1]["content"]
+    assert limits == ((4,), (900,))
+    (messages,) = infos["messages"]
+    assert messages[0]["content"].endswith(THINKING_FORMAT)
+    assert "(step 1 of 4)" in messages[1]["content"]
 
 
-def test_evaluation_reports_success_per_site(bc_model_dir, make_place_env):
+def test_evaluation_reports_success_per_site(bc_model_dir, place_family):
     from trainers.evaluation import evaluate_model, success_rate
     from trainers.policy import load_policy
-    from webarena_gym.evaluation import format_success_table
+    from webarena_gym.env import WebArenaEnv
+    from webarena_gym.evaluation import EnvGroup, format_success_table
+    from webarena_gym.wrappers import CompressedHistory
+
+    from .place_family import MAX_CHARS, MAX_TURNS
 
     model, tokenizer = load_policy(str(bc_model_dir))
-    envs = EnvGroup(make_place_env, workers=2)
-    try:
+    tasks, _demos = place_family
+
+    def make_env():
+        return CompressedHistory(WebArenaEnv(suite="embedded", tasks=tasks, max_steps=MAX_TURNS, max_chars=MAX_CHARS))
+
+    with EnvGroup(make_env, workers=2) as envs:
         results = evaluate_model(model, tokenizer, None, [1, 2, 3], envs=envs, max_new_tokens=24, progress=False)
-    finally:
-        envs.close()
     assert [r.task_id for r in results] == [1, 2, 3]
     assert all(r.sites == ["map"] and 1 <= r.steps <= 2 and len(r.actions) == r.steps for r in results)
     table = format_success_table({"bc": results})
     assert "map" in table and f"{100 * success_rate(results):.1f}%" in table
 
 
-def test_a_sampled_action_with_control_characters_does_not_stop_a_rollout(make_place_env, tiny_tokenizer):
+def test_a_sampled_action_with_control_characters_does_not_stop_a_rollout(shared_place_envs, tiny_tokenizer):
     from trainers.chat import text_ids
 
     script = iter(['do(action="Type", element="1", argument="PNC\x00 Park\x07")', 'exit(message="")'])
@@ -155,11 +153,7 @@ def test_a_sampled_action_with_control_characters_does_not_stop_a_rollout(make_p
         action = next(script)
         return [text_ids(tiny_tokenizer, action) + [tiny_tokenizer.eos_token_id] for _ in batch]
 
-    envs = EnvGroup(make_place_env, workers=1)
-    try:
-        (trajectory,) = collect_rollouts(envs, [1], scripted, tiny_tokenizer)
-    finally:
-        envs.close()
+    (trajectory,) = collect_rollouts(shared_place_envs, [1], scripted, tiny_tokenizer)
     # the env reports the untypeable characters as the agent's mistake; the episode goes on
     assert trajectory.turns[0].action == 'do(action="Type", element="1", argument="PNC\x00 Park\x07")'
     assert "NUL character" in trajectory.turns[0].error and trajectory.terminated

@@ -25,7 +25,7 @@ from trainers.bc import train_bc
 from trainers.config import AgentArguments, BCConfig, MultiTurnGRPOConfig
 from trainers.grpo import MultiTurnGRPOTrainer
 from trainers.policy import Sampler, load_policy
-from trainers.rollout import EnvGroup, collect_rollouts, make_env_group
+from trainers.rollout import collect_rollouts, make_rollout_envs
 from trainers.tiny import TinyModelSpec, build_tiny_model, demonstration_texts
 from webarena_gym.demos import Demonstration, record_oracle_demonstrations
 from webarena_gym.env import WebArenaEnv
@@ -60,7 +60,7 @@ def replayed_reward(demo: Demonstration) -> float:
         env.close()
 
 
-def sampled_success(model_dir, envs: EnvGroup, task_ids: list[int]) -> float:
+def sampled_success(model_dir, envs, task_ids: list[int]) -> float:
     """Success rate of the policy as it samples in training (temperature 1), with a fixed seed."""
     model, tokenizer = load_policy(str(model_dir))
     set_seed(1234)
@@ -83,7 +83,7 @@ def test_grpo_raises_the_success_rate_after_a_bc_warm_start(tmp_path, seed):
                       lr_scheduler_type="constant", per_device_train_batch_size=8, save_strategy="no",
                       disable_tqdm=True, seed=seed, task_ids=task_ids, **AGENT), str(tiny), demonstrations=mixture)
 
-    envs = make_env_group(AgentArguments(task_ids=task_ids, **AGENT), workers=2)
+    envs = make_rollout_envs(AgentArguments(task_ids=task_ids, **AGENT), 32, workers=2)
     try:
         before = sampled_success(tmp_path / "bc", envs, task_ids)
         assert 0.1 < before < 0.7, f"the mixed warm start should answer right about half the time, got {before:.2f}"

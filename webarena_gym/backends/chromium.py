@@ -1,9 +1,15 @@
-"""Finding and launching Chromium for the Playwright backend.
+"""Finding and launching Chromium for the Playwright backend, or naming a browser running elsewhere.
 
 Playwright's own browser is used where it is installed (``playwright install chromium``
 on users' machines); otherwise a system Chromium (Debian's ``chromium`` package). The
 launch flags keep Chromium from phoning home, which on machines with a closed network
 costs seconds per start.
+
+A remote browser is a Playwright browser server (``BrowserType.launch_server`` in Node;
+from Python: ``python -m playwright launch-server --browser chromium --config server.json``,
+which prints its ``ws://`` endpoint) or a Chromium started with ``--remote-debugging-port``
+(an ``http://`` endpoint, connected over CDP). It is named by the ``browser_endpoint``
+argument or the ``WA_BROWSER_WS`` variable.
 """
 
 from __future__ import annotations
@@ -13,7 +19,11 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from ..errors import BrowserUnavailableError
+from ..errors import BrowserUnavailableError, ConfigurationError
+
+#: The variable naming a remote browser's endpoint (``ws://host:port/path`` or ``http://host:port``).
+BROWSER_ENDPOINT_VARIABLE = "WA_BROWSER_WS"
+ENDPOINT_SCHEMES = ("ws://", "wss://", "http://", "https://")
 
 #: Flags for a quiet, headless, sandbox-free (containers, root) Chromium.
 CHROMIUM_ARGS = (
@@ -43,6 +53,19 @@ INSTALL_HINT = (
     "`sudo apt-get install chromium` (the README's setup script does this for you), "
     "or set WEBARENA_GYM_CHROMIUM=/path/to/chromium."
 )
+
+
+def browser_endpoint(explicit: str | None = None) -> str | None:
+    """The remote browser to use: ``explicit``, else ``$WA_BROWSER_WS``, else None (launch one here)."""
+    endpoint = explicit if explicit is not None else os.environ.get(BROWSER_ENDPOINT_VARIABLE) or None
+    if endpoint is not None and (not isinstance(endpoint, str) or not endpoint.startswith(ENDPOINT_SCHEMES)):
+        raise ConfigurationError(
+            f"A browser endpoint is a ws:// URL of a Playwright browser server (what "
+            f"`python -m playwright launch-server --browser chromium` prints) or the http:// URL of a Chromium "
+            f"started with --remote-debugging-port; got {endpoint!r} (from the browser_endpoint argument or "
+            f"{BROWSER_ENDPOINT_VARIABLE})."
+        )
+    return endpoint
 
 
 def find_chromium() -> str | None:

@@ -8,7 +8,10 @@ are blocked; a blocked navigation is an agent error, not a crash.
 
 Playwright runs on one background event loop (:class:`BrowserLoop`) with its async API,
 so envs may be used from any thread, and envs stepped from several threads (a vector
-env) share one browser and run concurrently.
+env) share one browser and run concurrently. The browser may run elsewhere: a
+Playwright browser server or a CDP endpoint (``browser_endpoint`` / ``WA_BROWSER_WS``,
+see :mod:`.chromium`); the browser must then reach the task's sites itself (the real
+sites by their ``WA_*`` URLs; the embedded sites are served on this machine's loopback).
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ from ..observation import (
 from ..sites.world import World
 from .base import SiteMap
 from .chromium import INSTALL_HINT, launch_options
+from .chromium import browser_endpoint as _resolve_endpoint
 
 logger = logging.getLogger(__name__)
 
@@ -87,17 +91,21 @@ CHOOSE_UI_SELECT_OPTION_JS = """(wrap, label) => {
 
 
 class BrowserLoop:
-    """One Chromium per process, driven by Playwright's async API on a background event loop.
+    """One Chromium per process (and per remote endpoint), driven by Playwright's async API on a background loop.
 
     Backends call :meth:`run` from any thread; the loop interleaves the browser I/O of
     all envs, so envs stepped from worker threads (vector envs) run concurrently in one
     browser. Playwright objects never leave the loop's thread.
+
+    Args:
+        endpoint: A remote browser (``ws://`` Playwright server or ``http://`` CDP); None launches one here.
     """
 
-    _instance: BrowserLoop | None = None
+    _instances: dict[str | None, BrowserLoop] = {}
     _lock = threading.Lock()
 
-    def __init__(self) -> None:
+    def __init__(self, endpoint: str | None = None) -> None:
+        self.endpoint = endpoint
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, name="playwright-loop", daemon=True)
         self.thread.start()
@@ -108,24 +116,37 @@ class BrowserLoop:
     async def _start(self) -> None:
         from playwright.async_api import async_playwright
 
-        options = launch_options()
+        self.playwright = await async_playwright().start()
+        chromium = self.playwright.chromium
         try:
-            self.playwright = await async_playwright().start()
-            self.browser = await self.playwright.chromium.launch(**options)
+            if self.endpoint is None:
+                self.browser = await chromium.launch(**launch_options())
+            elif self.endpoint.startswith(("ws://", "wss://")):
+                self.browser = await chromium.connect(self.endpoint, timeout=60_000)
+            else:
+                self.browser = await chromium.connect_over_cdp(self.endpoint, timeout=60_000)
         except Exception as exc:
-            raise BrowserUnavailableError(f"Chromium failed to start: {exc}. {INSTALL_HINT}") from exc
+            await self.playwright.stop()
+            if self.endpoint is None:
+                raise BrowserUnavailableError(f"Chromium failed to start: {exc}. {INSTALL_HINT}") from exc
+            raise BrowserUnavailableError(
+                f"Could not connect to the browser at {self.endpoint}: {exc}. Check that the browser server runs "
+                "and is reachable from here (start one with `python -m playwright launch-server --browser chromium "
+                "--config server.json`), or unset WA_BROWSER_WS to launch Chromium locally."
+            ) from exc
 
     @classmethod
-    def get(cls) -> BrowserLoop:
-        """The process's browser loop, started (or restarted after a crash) on demand."""
+    def get(cls, endpoint: str | None = None) -> BrowserLoop:
+        """The process's browser loop for ``endpoint``, started (or restarted after a crash) on demand."""
         with cls._lock:
-            if cls._instance is None or not cls._instance.connected():
-                if cls._instance is not None:
-                    cls._instance.close()
-                else:
+            current = cls._instances.get(endpoint)
+            if current is None or not current.connected():
+                if current is not None:
+                    current.close()
+                elif not cls._instances:
                     atexit.register(cls.shutdown)
-                cls._instance = BrowserLoop()
-            return cls._instance
+                cls._instances[endpoint] = BrowserLoop(endpoint)
+            return cls._instances[endpoint]
 
     def connected(self) -> bool:
         return self.browser is not None and self.browser.is_connected()
@@ -155,11 +176,11 @@ class BrowserLoop:
 
     @classmethod
     def shutdown(cls) -> None:
-        """Close the process's browser (tests, clean exits)."""
+        """Close the process's browsers and connections (tests, clean exits)."""
         with cls._lock:
-            if cls._instance is not None:
-                cls._instance.close()
-                cls._instance = None
+            for instance in cls._instances.values():
+                instance.close()
+            cls._instances.clear()
 
 
 _server_lock = threading.Lock()
@@ -186,13 +207,16 @@ class PlaywrightBackend:
         storage_state_dir: Where the real sites' login states are (``<site>_state.json``,
             written by ``webarena-gym sites login``); default ``$WA_AUTH_DIR`` or ``./.auth``.
         step_timeout: Seconds one backend call may take before the page counts as hung.
+        browser_endpoint: A remote browser to use (default: ``$WA_BROWSER_WS``, else launch Chromium here).
     """
 
     name = "playwright"
 
     def __init__(self, world: World | None = None, site_urls: dict[str, str] | None = None,
-                 storage_state_dir: str | Path | None = None, step_timeout: float = 60.0):
+                 storage_state_dir: str | Path | None = None, step_timeout: float = 60.0,
+                 browser_endpoint: str | None = None):
         self.world = world
+        self.browser_endpoint = _resolve_endpoint(browser_endpoint)
         self.storage_state_dir = Path(storage_state_dir or os.environ.get("WA_AUTH_DIR") or ".auth")
         self.step_timeout = step_timeout
         if world is not None:
@@ -204,7 +228,7 @@ class PlaywrightBackend:
 
             urls = dict(site_urls or site_urls_from_environment())
         self._sites = SiteMap(urls)
-        self._browser = BrowserLoop.get()
+        self._browser = BrowserLoop.get(self.browser_endpoint)
         self._context: Any = None
         self._page: Any = None
         self._blocked: list[str] = []
@@ -228,7 +252,7 @@ class PlaywrightBackend:
               storage_state: str | None = None) -> None:
         self._sites = self._sites.for_task(allowed_sites)
         if not self._browser.connected():
-            self._browser = BrowserLoop.get()
+            self._browser = BrowserLoop.get(self.browser_endpoint)
         state = self._storage_state(allowed_sites, login, storage_state)
         try:
             self._run(self._start(start_url, state))

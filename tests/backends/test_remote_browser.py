@@ -1,0 +1,99 @@
+"""A browser running elsewhere: Playwright's own browser server on loopback, reached by endpoint or WA_BROWSER_WS.
+
+The server is Playwright's ``launchServer``, started the way a user starts it on the
+browser machine: ``python -m playwright launch-server --browser chromium --config server.json``
+(the Python package's bundled Node driver; Python's API has no ``launch_server``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import subprocess
+import sys
+import time
+
+import pytest
+
+import webarena_gym
+from webarena_gym.backends.chromium import CHROMIUM_ARGS, find_chromium
+from webarena_gym.env import WebArenaEnv
+from webarena_gym.errors import BrowserUnavailableError, ConfigurationError
+from webarena_gym.tasks.embedded_suite import embedded_tasks
+
+from .processes import chromium_descendants
+
+pytestmark = pytest.mark.browser
+
+
+def chromium_children(root: int) -> int:
+    return len(chromium_descendants(root))
+
+
+@pytest.fixture(scope="module")
+def browser_server(tmp_path_factory):
+    """(process, ws endpoint) of a Playwright browser server on loopback."""
+    config = {"host": "127.0.0.1", "port": 0, "headless": True, "args": list(CHROMIUM_ARGS)}
+    executable = find_chromium()
+    if executable:
+        config["executablePath"] = executable
+    path = tmp_path_factory.mktemp("server") / "server.json"
+    path.write_text(json.dumps(config))
+    server = subprocess.Popen([sys.executable, "-m", "playwright", "launch-server", "--browser", "chromium",
+                               "--config", str(path)], stdout=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120  # a bound on a broken server, not a speed requirement
+        ready, _, _ = select.select([server.stdout], [], [], deadline - time.monotonic())
+        assert ready, "the Playwright browser server printed no endpoint"
+        endpoint = server.stdout.readline().strip()
+        assert endpoint.startswith("ws://127.0.0.1:"), endpoint
+        yield server, endpoint
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def reddit_task() -> int:
+    return next(t.task_id for t in embedded_tasks("test") if list(t.sites) == ["reddit"])
+
+
+def test_an_env_browses_in_the_remote_browser(browser_server):
+    server, endpoint = browser_server
+    def launched_here() -> int:  # the server is our child too: count only Chromium outside it
+        return chromium_children(os.getpid()) - chromium_children(server.pid)
+
+    before = launched_here()
+    env = WebArenaEnv(suite="embedded", backend="playwright", browser_endpoint=endpoint, max_steps=3)
+    try:
+        observation, info = env.reset(options={"task_id": reddit_task()})
+        assert "<title>" in observation and info["url"].startswith("http://127.0.0.1:")
+        observation, _, _, _, info = env.step('do(action="Wait")')
+        assert not info["last_action_error"]
+        assert launched_here() == before
+        assert chromium_children(server.pid) > 0  # the pages live in the server's Chromium
+    finally:
+        env.close()
+
+
+def test_worker_processes_reach_the_remote_browser_through_the_variable(browser_server, monkeypatch):
+    _server, endpoint = browser_server
+    monkeypatch.setenv("WA_BROWSER_WS", endpoint)
+    envs = webarena_gym.make_vec(2, workers=2, suite="embedded", backend="playwright", max_steps=3)
+    try:
+        observations, infos = envs.reset(options={"task_id": reddit_task()})
+        assert all("<title>" in o for o in observations)
+        _, _, _, _, infos = envs.step(['do(action="Wait")'] * 2)
+        assert not any(infos["last_action_error"])
+        assert all(chromium_children(pid) == 0 for pid in envs.worker_pids)  # no worker launched its own Chromium
+    finally:
+        envs.close()
+
+
+def test_a_bad_or_unreachable_endpoint_is_a_clear_error():
+    with pytest.raises(ConfigurationError, match="ws:// URL"):
+        WebArenaEnv(suite="embedded", backend="playwright", browser_endpoint="127.0.0.1:3000")
+    with pytest.raises(ConfigurationError, match="needs backend='playwright'"):
+        WebArenaEnv(suite="embedded", backend="direct", browser_endpoint="ws://127.0.0.1:9/")
+    with pytest.raises(BrowserUnavailableError, match="ws://127.0.0.1:9/"):
+        WebArenaEnv(suite="embedded", backend="playwright", browser_endpoint="ws://127.0.0.1:9/")

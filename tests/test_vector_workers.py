@@ -1,0 +1,106 @@
+"""Envs in worker processes: the Gymnasium vector API, partial steps, reset masks, errors and dead workers."""
+
+from __future__ import annotations
+
+import functools
+import multiprocessing as mp
+import os
+import signal
+
+import numpy as np
+import pytest
+from gymnasium.vector import AutoresetMode
+
+import webarena_gym
+from webarena_gym.errors import ConfigurationError, EnvWorkerError, UnknownTaskError
+from webarena_gym.tasks.embedded_suite import embedded_tasks
+from webarena_gym.vector_workers import ProcessVectorEnv
+from webarena_gym.wrappers import CompressedHistory
+
+WAIT = 'do(action="Wait")'
+
+
+@pytest.fixture(scope="module")
+def grouped():
+    envs = webarena_gym.make_vec(4, workers=2, group=True, suite="embedded", max_steps=2,
+                                 wrap=functools.partial(CompressedHistory, keep_last=0))
+    yield envs
+    envs.close()
+
+
+@pytest.fixture(scope="module")
+def manual():
+    envs = ProcessVectorEnv(4, workers=2, suite="embedded", max_steps=3, autoreset_mode=AutoresetMode.DISABLED)
+    yield envs
+    envs.close()
+
+
+def test_envs_live_in_separate_worker_processes_and_a_group_keeps_its_task(grouped):
+    assert grouped.workers == 2 and grouped.slices == [[0, 1], [2, 3]]
+    assert len(set(grouped.worker_pids)) == 2 and os.getpid() not in grouped.worker_pids
+    prompts, infos = grouped.reset(seed=0)
+    assert len(set(infos["task_id"])) == 1 and all("Task:" in p or "<" in p for p in prompts)
+    assert all(messages[0]["role"] == "system" for messages in infos["messages"])  # the wrapper ran in the worker
+    for _ in range(2):
+        _, rewards, terminated, truncated, infos = grouped.step([WAIT] * 4)
+    assert truncated.all() and not terminated.any()
+    _, rewards, terminated, truncated, infos = grouped.step([WAIT] * 4)  # next-step autoreset
+    assert (rewards == 0).all() and not truncated.any() and (infos["step"] == 0).all()
+    assert len(set(infos["task_id"])) == 1 and grouped.metadata["autoreset_mode"] == AutoresetMode.NEXT_STEP
+
+
+def test_a_result_that_cannot_leave_the_worker_is_an_error_not_a_dead_worker(grouped):
+    with pytest.raises(EnvWorkerError, match="cannot be sent"):
+        grouped.call("world")  # a World holds SQLite connections
+    assert len(grouped.call("max_steps")) == 4
+
+
+def test_only_the_given_envs_step_and_ended_ones_wait_for_a_reset_mask(manual):
+    ids = [t.task_id for t in embedded_tasks("test")[:4]]
+    _, infos = manual.reset(options={"task_ids": ids})
+    assert list(infos["task_id"]) == ids
+    manual.step_async(['exit(message="no")', None, WAIT, None])
+    with pytest.raises(ConfigurationError, match="waits for its step_wait"):
+        manual.reset()
+    observations, rewards, terminated, truncated, infos = manual.step_wait()
+    assert terminated.tolist() == [True, False, False, False]
+    assert infos["_step"].tolist() == [True, False, True, False] and infos["step"][2] == 1
+    with pytest.raises(ConfigurationError, match="reset_mask"):
+        manual.step([WAIT, None, None, None])
+    _, infos = manual.reset(options={"reset_mask": np.array([True, False, False, False]), "task_ids": [ids[3]] * 4})
+    assert infos["_task_id"].tolist() == [True, False, False, False] and infos["task_id"][0] == ids[3]
+    _, _, terminated, _, infos = manual.step([WAIT, WAIT, WAIT, None])
+    assert not terminated.any() and infos["step"].tolist() == [1, 1, 2, 0]
+
+
+def test_errors_in_a_worker_come_back_as_the_same_exception(manual):
+    with pytest.raises(UnknownTaskError) as raised:
+        manual.reset(options={"task_id": 10**9})
+    assert any("env worker" in note for note in raised.value.__notes__)
+    manual.reset()  # the workers are still usable
+    with pytest.raises(ConfigurationError, match="reset_mask"):
+        manual.reset(options={"reset_mask": [True] * 4})
+
+
+def test_bad_settings_are_refused_before_or_while_workers_start():
+    with pytest.raises(ConfigurationError, match="pickle"):
+        ProcessVectorEnv(2, workers=1, suite="embedded", wrap=lambda env: env)
+    with pytest.raises(ConfigurationError, match="start_method"):
+        ProcessVectorEnv(2, workers=1, suite="embedded", start_method="fork")
+    with pytest.raises(ConfigurationError, match="backend"):
+        ProcessVectorEnv(2, workers=1, suite="embedded", backend="nope")
+
+
+def test_a_dead_worker_raises_instead_of_hanging():
+    envs = ProcessVectorEnv(2, workers=2, suite="embedded", max_steps=3)
+    pids = set(envs.worker_pids)
+    try:
+        envs.reset(seed=0)
+        os.kill(envs.worker_pids[1], signal.SIGKILL)
+        with pytest.raises(EnvWorkerError, match=r"worker 1 .* killed by signal 9"):
+            envs.step([WAIT, WAIT])
+        with pytest.raises(EnvWorkerError):
+            envs.reset()
+    finally:
+        envs.close()
+    assert not pids & {child.pid for child in mp.active_children()}  # the surviving worker was closed too

@@ -1,0 +1,128 @@
+"""The loop an env worker process runs: it hosts several envs and answers the parent's commands.
+
+One pipe per worker carries ``(command, payload)`` requests and ``(status, result)``
+replies, strictly one reply per request. The worker owns its envs (and their worlds, or
+its own Chromium on the Playwright backend); nothing is shared with other workers.
+
+Commands:
+
+- ``"make"``: ``(count, environment)``: take the parent's environment variables (a
+  forkserver's children would otherwise see the server's, from when it started: ``WA_*``
+  site URLs or ``WA_BROWSER_WS`` set later would be missing), then build ``count`` envs
+  with the pickled factory; replies with the spaces and the first env's task list.
+- ``"run"``: a list of ``(slot, kind, argument)`` with kind ``"step"`` (argument: the
+  action) or ``"reset"`` (argument: ``(seed, options)``); replies with one
+  ``(observation, reward, terminated, truncated, info)`` per entry (a reset gives reward 0
+  and no ending, which is also the shape of a next-step autoreset).
+- ``"call"``: ``(slots, name, args, kwargs)``: call a method of (or read an attribute of)
+  those envs, through wrappers.
+- ``"close"``: close every env and exit.
+
+An :class:`~webarena_gym.errors.InfrastructureError` raised by a step (a crashed or hung
+page) ends that episode truncated with ``info["episode_end_reason"]``, as the thread
+vector env does, and the env gets a fresh session at its next reset. Any other exception
+is sent back (pickled when it can be, else as its type name and message, always with the
+worker's traceback) and the parent raises it.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import pickle
+import signal
+import traceback
+from collections.abc import Callable
+from typing import Any
+
+from .errors import InfrastructureError
+
+logger = logging.getLogger(__name__)
+
+
+def step_or_end(env: Any, action: Any, last_observation: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+    """``env.step(action)``, except that an infrastructure fault ends the episode truncated instead of raising."""
+    try:
+        return env.step(action)
+    except InfrastructureError as exc:
+        logger.warning("Env worker %d: %s; the episode ends and the env gets a new session at reset", os.getpid(), exc)
+        info = {"episode_end_reason": f"crash: {exc}", "last_action_error": str(exc)}
+        return last_observation, 0.0, False, True, info
+
+
+def _error_reply(exc: BaseException) -> tuple[str, Any]:
+    trace = traceback.format_exc()
+    try:
+        pickle.dumps(exc)
+        return "error", (exc, trace)
+    except Exception:  # an exception that does not pickle still reaches the parent as text
+        return "error", (f"{type(exc).__name__}: {exc}", trace)
+
+
+def run_worker(connection: Any, make_env: Callable[[], Any]) -> None:
+    """Serve the parent's commands over ``connection`` until ``"close"`` or the parent goes away."""
+    # Ctrl-C reaches the whole process group: the parent handles it and closes the workers.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    envs: list[Any] = []
+    observations: list[Any] = []
+    try:
+        while True:
+            try:
+                command, payload = connection.recv()
+            except (EOFError, OSError):  # the parent died or closed its end
+                return
+            if command == "close":
+                _close_all(envs)
+                envs = []
+                connection.send(("ok", None))
+                return
+            try:
+                if command == "make":
+                    count, environment = payload
+                    os.environ.update(environment)
+                    envs = [make_env() for _ in range(count)]
+                    observations = [None] * len(envs)
+                    first = envs[0]
+                    tasks = getattr(first.unwrapped, "tasks", None)
+                    result: Any = (first.observation_space, first.action_space, first.metadata, tasks)
+                elif command == "run":
+                    result = [_run_one(envs, observations, slot, kind, argument) for slot, kind, argument in payload]
+                elif command == "call":
+                    slots, name, args, kwargs = payload
+                    result = [_call(envs[slot], name, args, kwargs) for slot in slots]
+                else:
+                    raise ValueError(f"unknown worker command {command!r}")
+                reply = ("ok", result)
+            except Exception as exc:
+                reply = _error_reply(exc)
+            try:
+                connection.send(reply)
+            except (pickle.PicklingError, TypeError, AttributeError) as exc:  # a result that cannot leave the process
+                connection.send(("error", (f"the result of {command!r} cannot be sent to the parent: {exc}", "")))
+    finally:
+        _close_all(envs)
+
+
+def _run_one(envs: list[Any], observations: list[Any], slot: int, kind: str, argument: Any) -> tuple[Any, ...]:
+    env = envs[slot]
+    if kind == "reset":
+        seed, options = argument
+        observation, info = env.reset(seed=seed, options=options)
+        result: tuple[Any, ...] = (observation, 0.0, False, False, info)
+    else:
+        result = step_or_end(env, argument, observations[slot])
+    observations[slot] = result[0]
+    return result
+
+
+def _call(env: Any, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    attribute = env.get_wrapper_attr(name)
+    return attribute(*args, **kwargs) if callable(attribute) else attribute
+
+
+def _close_all(envs: list[Any]) -> None:
+    for env in envs:
+        try:
+            env.close()
+        except Exception:  # closing the others matters more than one env's close error
+            logger.exception("Env worker %d: closing an env failed", os.getpid())
