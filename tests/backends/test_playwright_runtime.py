@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 import subprocess
 import sys
 import textwrap
@@ -65,14 +66,15 @@ async def _forums_page_that_never_loads(route) -> None:
 def test_an_action_that_outlasts_the_step_timeout_is_an_agent_error():
     env = gym.make("WebArenaLiteEmbedded-v0", backend="playwright", max_steps=5)
     try:
-        env.reset(options={"task_id": reddit_task_id()})
+        observation, _ = env.reset(options={"task_id": reddit_task_id()})
+        forums = re.search(r'<a id="(\d+)">Forums</a>', observation).group(1)
         backend = env.unwrapped.backend
         # The link to /forums leads to a page whose image never arrives, so its load event
         # never fires: the click waits for it far longer than the step budget.
         backend._browser.run(backend._context.route("**/never-loads.png", _never_answer))
         backend._browser.run(backend._context.route("**/forums", _forums_page_that_never_loads))
         backend.step_timeout = STEP_BUDGET_S
-        observation, _, terminated, truncated, info = env.step('do(action="Click", element="1")')  # "Forums"
+        observation, _, terminated, truncated, info = env.step(f'do(action="Click", element="{forums}")')
         assert info["last_action_error"] == f"The page did not respond within {STEP_BUDGET_S} s."
         assert not (terminated or truncated) and "<h1>Forums</h1>" in observation  # the page is still readable
         observation, _, terminated, truncated, info = env.step('do(action="Go Backward")')  # the episode goes on
