@@ -136,14 +136,19 @@ def test_invalid_model_output_is_an_agent_mistake(tmp_path):
     assert "maximum context length" in report.read_text(encoding="utf-8")
 
 
-def test_a_model_that_refuses_max_tokens_gets_max_completion_tokens(tmp_path):
+def refusing(parameter: str, message: str):
+    """A server that answers 400 to any request carrying ``parameter`` (as OpenAI's reasoning models do)."""
     def respond(request, number):
-        if "max_tokens" in request:
-            return Reply(status=400, body=json.dumps({"error": {
-                "message": "Unsupported parameter: 'max_tokens' is not supported with this model. "
-                           "Use 'max_completion_tokens' instead.", "param": "max_tokens"}}).encode())
+        if parameter in request:
+            return Reply(status=400, body=json.dumps({"error": {"message": message, "param": parameter}}).encode())
         return answering(KEY)(request, number)
 
+    return respond
+
+
+def test_a_model_that_refuses_max_tokens_gets_max_completion_tokens(tmp_path):
+    respond = refusing("max_tokens", "Unsupported parameter: 'max_tokens' is not supported with this model. "
+                                     "Use 'max_completion_tokens' instead.")
     out = tmp_path / "run.jsonl"
     with ChatServer(respond) as server:
         assert evaluate(server, out, "--max-tokens", "77", "--thinking") == 0
@@ -212,13 +217,8 @@ def test_screenshots_recorded_through_the_command_line_land_in_the_run_file(tmp_
 
 
 def test_a_model_that_refuses_a_temperature_is_asked_without_one(tmp_path, caplog):
-    def respond(request, number):
-        if "temperature" in request:
-            return Reply(status=400, body=json.dumps({"error": {
-                "message": "Unsupported value: 'temperature' does not support 0.0 with this model. Only the default "
-                           "(1) value is supported.", "param": "temperature"}}).encode())
-        return answering(KEY)(request, number)
-
+    respond = refusing("temperature", "Unsupported value: 'temperature' does not support 0.0 with this model. "
+                                      "Only the default (1) value is supported.")
     out = tmp_path / "run.jsonl"
     with ChatServer(respond) as server:
         assert evaluate(server, out, "--episodes-in-flight", "2") == 0
