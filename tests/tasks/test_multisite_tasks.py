@@ -152,13 +152,6 @@ def test_doing_the_wrong_thing_earns_nothing(name):
     assert episode.reward == 0.0, (task["instantiation_dict"], episode.info.get("reward_components"))
 
 
-@pytest.mark.browser
-@pytest.mark.parametrize("name", sorted(BY_NAME))
-def test_oracle_earns_the_reward_in_a_real_browser(name):
-    """Real Chromium on ephemeral ports: URLs read off the address bar still match the references."""
-    check_oracle_solves(BY_NAME[name], instances(name)[1:2], backend="playwright")
-
-
 # --- the suite -----------------------------------------------------------------------
 
 
