@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import os
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -95,16 +96,20 @@ class Trajectory:
 def make_rollout_envs(agent: Any, num_envs: int, *, workers: int | None = None, **env_overrides: Any) -> Any:
     """Rollout envs for the agent settings of a config (:class:`trainers.config.AgentArguments`).
 
-    ``num_envs`` envs (episodes played at once) in ``workers`` processes (default: one per
-    core, at most one per env), autoreset disabled, each env wrapped in the agent's
-    compressed-history context. ``env_overrides`` replace keyword arguments of
-    :class:`~webarena_gym.env.WebArenaEnv` (e.g. explicit ``tasks``).
+    ``num_envs`` envs (episodes played at once) in ``workers`` processes, autoreset
+    disabled, each env wrapped in the agent's compressed-history context. By default the
+    cores are shared among the training processes of this machine (``accelerate launch``
+    sets ``LOCAL_WORLD_SIZE``): each gets its own workers, at least one, at most one per env.
+    ``env_overrides`` replace keyword arguments of :class:`~webarena_gym.env.WebArenaEnv`
+    (e.g. explicit ``tasks``).
     """
     from gymnasium.vector import AutoresetMode
 
-    from webarena_gym.vector_workers import ProcessVectorEnv
+    from webarena_gym.vector_workers import ProcessVectorEnv, default_worker_count
     from webarena_gym.wrappers import CompressedHistory
 
+    if workers is None:
+        workers = max(1, default_worker_count() // max(1, int(os.environ.get("LOCAL_WORLD_SIZE", "1"))))
     wrap = functools.partial(CompressedHistory, thinking=agent.thinking, keep_last=agent.keep_last_observations)
     kwargs = {**agent.env_kwargs(), **env_overrides}
     return ProcessVectorEnv(num_envs, workers=workers, wrap=wrap, autoreset_mode=AutoresetMode.DISABLED, **kwargs)
