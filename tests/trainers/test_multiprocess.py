@@ -28,8 +28,9 @@ pytestmark = [pytest.mark.train, pytest.mark.slow]
 ROOT = Path(__file__).resolve().parents[2]
 GROUP = 4
 
-#: Two processes on this machine's CPU. ``MULTI_GPU`` is what makes accelerate start them through
-#: torchrun; with ``use_cpu`` (and no visible GPU) they train on CPU and talk over gloo.
+#: Two processes on this machine's CPU, as ``accelerate launch --multi_gpu --num_processes 2`` starts them
+#: (accelerate starts several processes only in that mode); with no visible GPU the trainers' configs
+#: resolve ``use_cpu`` and the processes talk over gloo. A file keeps a user's default config out.
 ACCELERATE_CONFIG = """\
 compute_environment: LOCAL_MACHINE
 distributed_type: MULTI_GPU
@@ -37,7 +38,6 @@ num_machines: 1
 num_processes: 2
 machine_rank: 0
 mixed_precision: 'no'
-use_cpu: true
 gpu_ids: all
 rdzv_backend: static
 same_network: true
