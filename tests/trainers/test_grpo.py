@@ -124,19 +124,10 @@ def test_the_config_builds_the_envs_the_agent_trains_in(tmp_path):
 def test_evaluation_reports_success_per_site(bc_model_dir, place_family):
     from trainers.evaluation import evaluate_model, success_rate
     from trainers.policy import load_policy
-    from webarena_gym.env import WebArenaEnv
-    from webarena_gym.evaluation import EnvGroup, format_success_table
-    from webarena_gym.wrappers import CompressedHistory
-
-    from .place_family import MAX_CHARS, MAX_TURNS
+    from webarena_gym.evaluation import format_success_table
 
     model, tokenizer = load_policy(str(bc_model_dir))
-    tasks, _demos = place_family
-
-    def make_env():
-        return CompressedHistory(WebArenaEnv(suite="embedded", tasks=tasks, max_steps=MAX_TURNS, max_chars=MAX_CHARS))
-
-    with EnvGroup(make_env, workers=2) as envs:
+    with place_envs(place_family[0], 2) as envs:  # two episodes in flight for three tasks
         results = evaluate_model(model, tokenizer, None, [1, 2, 3], envs=envs, max_new_tokens=24, progress=False)
     assert [r.task_id for r in results] == [1, 2, 3]
     assert all(r.sites == ["map"] and 1 <= r.steps <= 2 and len(r.actions) == r.steps for r in results)
