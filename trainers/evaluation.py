@@ -55,7 +55,8 @@ def evaluate_model(
                               batch_size=episodes_at_once)
     own_envs = envs is None
     if own_envs:
-        envs = make_agent_envs(episodes_at_once, workers=workers, thinking=agent.thinking,
+        count = episodes_at_once if task_ids is None else max(1, min(episodes_at_once, len(set(task_ids))))
+        envs = make_agent_envs(count, workers=workers, thinking=agent.thinking,
                                keep_last=agent.keep_last_observations, **agent.env_kwargs())
     try:
         task_ids = envs.task_ids if task_ids is None else task_ids

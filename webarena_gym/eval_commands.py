@@ -95,7 +95,9 @@ def run_eval(args: argparse.Namespace) -> int:
                 "thinking": args.thinking, "keep_last": args.keep_last}
     out = Path(args.out or Path("runs/eval") / f"{_slug(settings['model'])}.{suite}.{args.split}.jsonl")
     try:
-        with make_agent_envs(args.episodes_in_flight, workers=args.env_workers, thinking=args.thinking,
+        # No more envs than episodes can be in flight at once.
+        wanted = len(set(args.task_ids)) if args.task_ids else args.limit or args.episodes_in_flight
+        with make_agent_envs(min(args.episodes_in_flight, wanted), workers=args.env_workers, thinking=args.thinking,
                              keep_last=args.keep_last, **env_kwargs) as envs:
             task_ids = _select(args, envs.task_ids)
             with RunWriter(out, settings, resume=not args.fresh) as writer:
@@ -119,6 +121,8 @@ def _check_numbers(args: argparse.Namespace) -> None:
     for name in ("max_tokens", "episodes_in_flight", "max_steps"):
         if getattr(args, name) < 1:
             raise ConfigurationError(f"--{name.replace('_', '-')} must be at least 1, got {getattr(args, name)}.")
+    if args.limit is not None and args.limit < 1:
+        raise ConfigurationError(f"--limit must be a positive number of tasks, got {args.limit}.")
     if args.env_workers is not None and args.env_workers < 0:
         raise ConfigurationError(f"--env-workers must be 0 (this process) or more, got {args.env_workers}.")
     if args.temperature < 0:
@@ -161,8 +165,6 @@ def _select(args: argparse.Namespace, available: list[int]) -> list[int]:
             )
         available = [t for t in available if t in set(args.task_ids)]
     if args.limit is not None:
-        if args.limit < 1:
-            raise ConfigurationError(f"--limit must be a positive number of tasks, got {args.limit}.")
         available = available[: args.limit]
     return available
 
