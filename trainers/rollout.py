@@ -1,10 +1,10 @@
 """Multi-turn rollouts: many episodes at once, one env (and one world) each.
 
 The envs are a :class:`webarena_gym.vector_workers.ProcessVectorEnv` in worker processes
-with autoreset disabled (the vector env the evaluation runner uses too): each turn, the contexts of the live episodes are generated as one
-batch, then only their envs step (the others get ``None``); an env whose episode ended
-starts the next waiting episode through a reset mask, so a batch may hold more episodes
-than there are envs. Every turn keeps the exact token ids of its context and of its
+with autoreset disabled (the vector env the evaluation runner uses too): each turn, the
+contexts of the live episodes are generated as one batch, then only their envs step (the
+others get ``None``); an env whose episode ended starts the next waiting episode through a
+reset mask, so a batch may hold more episodes than there are envs. Every turn keeps the exact token ids of its context and of its
 sampled action, so training rows can be rebuilt without re-tokenising what the model
 produced.
 
@@ -108,8 +108,7 @@ def make_rollout_envs(agent: Any, num_envs: int, *, workers: int | None = None, 
     from webarena_gym.vector_workers import default_worker_count
 
     if workers is None:
-        cores = default_worker_count() // max(1, int(os.environ.get("LOCAL_WORLD_SIZE", "1")))
-        workers = min(max(1, cores), num_envs)
+        workers = max(1, default_worker_count() // max(1, int(os.environ.get("LOCAL_WORLD_SIZE", "1"))))
     return make_agent_envs(num_envs, workers=workers, thinking=agent.thinking, keep_last=agent.keep_last_observations,
                            **{**agent.env_kwargs(), **env_overrides})
 

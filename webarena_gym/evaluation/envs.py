@@ -33,8 +33,8 @@ def make_agent_envs(num_envs: int, *, workers: int | None = None, thinking: bool
     from .. import make_vec
     from ..vector_workers import default_worker_count
 
-    if workers is None:
-        workers = min(default_worker_count(), num_envs)
+    if workers is None:  # (make_vec's own default keeps the envs in this process)
+        workers = default_worker_count()
     wrap = functools.partial(CompressedHistory, thinking=thinking, keep_last=keep_last)
     return make_vec(num_envs, workers=workers, wrap=wrap, autoreset_mode=AutoresetMode.DISABLED, **env_kwargs)
 
