@@ -221,7 +221,7 @@ class MultiTurnGRPOConfig(AgentArguments, LoraArguments, MachineDefaults, GRPOCo
     rollout_workers: int | None = field(
         default=None,
         metadata={"help": "Env worker processes of this training process (default: the machine's cores shared "
-                          "among its training processes)."},
+                          "among its training processes; 0: the envs stay in this process, on threads)."},
     )
     rollout_envs: int | None = field(
         default=None,
@@ -245,10 +245,10 @@ class MultiTurnGRPOConfig(AgentArguments, LoraArguments, MachineDefaults, GRPOCo
         self._validate_lora()
         if self.layout not in LAYOUTS:
             raise ValueError(f"layout must be one of {LAYOUTS}, got {self.layout!r}.")
-        for name in ("rollout_workers", "rollout_envs"):
+        for name, least in (("rollout_workers", 0), ("rollout_envs", 1)):
             value = getattr(self, name)
-            if value is not None and (not isinstance(value, int) or value < 1):
-                raise ValueError(f"{name} must be a positive integer or None (automatic), got {value!r}.")
+            if value is not None and (not isinstance(value, int) or value < least):
+                raise ValueError(f"{name} must be an integer >= {least} or None (automatic), got {value!r}.")
         if self.beta < 0:
             raise ValueError(f"beta must be >= 0 (0 disables the KL term and the reference model), got {self.beta!r}.")
         if self.use_transformers_continuous_batching:

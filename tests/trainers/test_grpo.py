@@ -103,13 +103,14 @@ def test_the_interaction_limit_bounds_every_episode(bc_model_dir, place_family, 
     assert all(t.terminated or t.truncated for t in trajectories)
 
 
-def test_the_config_builds_the_envs_the_agent_trains_in(tmp_path):
+@pytest.mark.parametrize("workers", [1, 0], ids=["worker process", "in this process"])
+def test_the_config_builds_the_envs_the_agent_trains_in(tmp_path, workers):
     from trainers.config import AgentArguments
     from trainers.rollout import make_rollout_envs
     from webarena_gym.prompts import THINKING_FORMAT
 
     agent = AgentArguments(split="train", max_turns=4, max_observation_chars=900, thinking=True)
-    envs = make_rollout_envs(agent, 1, workers=1)
+    envs = make_rollout_envs(agent, 1, workers=workers)
     try:
         _prompts, infos = envs.reset(options={"task_id": envs.task_ids[0]})
         limits = envs.call("max_steps"), envs.call("max_chars")
