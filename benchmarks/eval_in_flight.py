@@ -4,7 +4,8 @@ A chat-completions server on loopback stands in for a model server whose every a
 takes ``--latency`` seconds (generation time); it scrolls twice, then answers "N/A", so
 every episode has three turns. The same tasks are evaluated through ``webarena-gym eval``'s
 runner and the real ``openai`` client with 1 episode in flight (the baseline) and with
-more, and the episodes per second are compared.
+more, and the episodes per second are compared. The envs are the runner's vector env
+(``make_agent_envs``: worker processes, ``--env-workers``), started before the clock starts.
 
 Run: ``.venv/bin/python benchmarks/eval_in_flight.py [--tasks 48 --latency 0.2]``
 """
@@ -21,10 +22,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tests.evaluation.chat_server import ChatServer, Reply  # noqa: E402
-from webarena_gym.env import WebArenaEnv  # noqa: E402
-from webarena_gym.evaluation import EnvGroup, RunWriter, run_evaluation  # noqa: E402
+from webarena_gym.evaluation import RunWriter, make_agent_envs, run_evaluation  # noqa: E402
 from webarena_gym.evaluation.chat_completions import ChatCompletionsPolicy  # noqa: E402
-from webarena_gym.wrappers import CompressedHistory  # noqa: E402
 
 
 def slow_model(latency: float):
@@ -36,16 +35,13 @@ def slow_model(latency: float):
     return respond
 
 
-def measure(url: str, task_ids: list[int], in_flight: int, folder: Path) -> float:
+def measure(url: str, task_ids: list[int], in_flight: int, folder: Path, workers: int | None) -> float:
     policy = ChatCompletionsPolicy("stand-in", base_url=url, concurrency=in_flight)
-
-    def make_env():
-        return CompressedHistory(WebArenaEnv(suite="embedded", split="test", max_steps=30))
-
-    started = time.perf_counter()
-    with EnvGroup(make_env, workers=4) as envs, RunWriter(folder / f"{in_flight}.jsonl", policy.describe()) as writer:
-        results = run_evaluation(envs, policy, task_ids, episodes_in_flight=in_flight, writer=writer, progress=False)
-    elapsed = time.perf_counter() - started
+    with make_agent_envs(in_flight, workers=workers, suite="embedded", split="test", max_steps=30) as envs:
+        started = time.perf_counter()  # the envs (and their worker processes) are ready: time the episodes only
+        with RunWriter(folder / f"{in_flight}.jsonl", policy.describe()) as writer:
+            results = run_evaluation(envs, policy, task_ids, writer=writer, progress=False)
+        elapsed = time.perf_counter() - started
     policy.close()
     assert len(results) == len(task_ids)
     return len(task_ids) / elapsed
@@ -56,11 +52,13 @@ def main() -> None:
     parser.add_argument("--tasks", type=int, default=48)
     parser.add_argument("--latency", type=float, default=0.2, help="seconds per answer of the stand-in model")
     parser.add_argument("--in-flight", type=int, nargs="+", default=[1, 4, 8, 16])
+    parser.add_argument("--env-workers", type=int, default=None,
+                        help="env worker processes (default: one per core, at most one per episode; 0: this process)")
     args = parser.parse_args()
     task_ids = list(range(args.tasks))
     threading.excepthook = lambda hook_args: None  # the server's threads may outlive a closed connection
     with ChatServer(slow_model(args.latency)) as server, tempfile.TemporaryDirectory() as folder:
-        rows = [(n, measure(server.url, task_ids, n, Path(folder))) for n in args.in_flight]
+        rows = [(n, measure(server.url, task_ids, n, Path(folder), args.env_workers)) for n in args.in_flight]
     baseline = rows[0][1]
     print(f"{args.tasks} episodes of 3 turns, {args.latency:g} s per answer:")
     print(f"{'episodes in flight':>20}{'episodes/s':>12}{'vs 1':>8}")

@@ -41,8 +41,14 @@ def main() -> None:
     if model == "tiny":
         spec = TinyModelSpec(hidden_size=model_args.tiny_hidden_size, intermediate_size=3 * model_args.tiny_hidden_size,
                              num_hidden_layers=model_args.tiny_layers, seed=config.seed)
-        model = str(build_tiny_model(Path(config.output_dir) / "init", texts=demonstration_texts(demos), spec=spec))
+        model = str(Path(config.output_dir) / "init")
+        # Under `accelerate launch`, one process builds it while the others wait, then all load it.
+        with config.main_process_first(local=False, desc="the tiny model"):
+            if config.process_index == 0:
+                build_tiny_model(model, texts=demonstration_texts(demos), spec=spec)
     trainer = train_bc(config, model, demonstrations=demos)
+    if not trainer.is_world_process_zero():
+        return
     losses = [log["loss"] for log in trainer.state.log_history if "loss" in log]
     print(f"BC: {len(losses)} logged steps, loss {losses[0]:.3f} -> {losses[-1]:.3f}; model saved to {config.output_dir}")
 

@@ -11,6 +11,10 @@ layout) instead of one exact row per turn; ``--thinking`` uses the
 ``<think>...</think><answer>...</answer>`` format; ``--lora_r 16`` trains a LoRA adapter;
 ``--max_turns`` sets the interaction limit. Metrics go to ``<output_dir>/metrics.jsonl``
 (and tensorboard when installed); ``training_dynamics.png`` is drawn at the end.
+
+On several GPUs, ``accelerate launch --num_processes 8 examples/train_grpo.py ...``: every
+process plays its share of the rollouts in envs of its own, and groups that span processes
+are normalised over the gathered rewards.
 """
 
 from __future__ import annotations
@@ -33,6 +37,8 @@ def main() -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
     model_args, config = HfArgumentParser((ModelArguments, MultiTurnGRPOConfig)).parse_args_into_dataclasses()
     trainer = train_grpo(config, model_args.model)
+    if not trainer.is_world_process_zero():
+        return
     rewards = [log["rollout/reward"] for log in trainer.state.log_history if "rollout/reward" in log]
     if rewards:
         print(f"GRPO: {len(rewards)} steps, rollout reward {rewards[0]:.3f} -> {rewards[-1]:.3f}; "

@@ -1,4 +1,4 @@
-"""Envs in worker processes: the Gymnasium vector API, partial steps, reset masks, errors and dead workers."""
+"""Envs in worker processes (and in this process): the Gymnasium vector API, partial steps, reset masks, errors."""
 
 from __future__ import annotations
 
@@ -28,9 +28,11 @@ def grouped():
     envs.close()
 
 
-@pytest.fixture(scope="module")
-def manual():
-    envs = ProcessVectorEnv(4, workers=2, suite="embedded", max_steps=3, autoreset_mode=AutoresetMode.DISABLED)
+@pytest.fixture(scope="module", params=[2, 0], ids=["processes", "threads"])
+def manual(request):
+    """4 envs with autoreset disabled, in 2 worker processes or in this process: one vector API."""
+    envs = webarena_gym.make_vec(4, workers=request.param, suite="embedded", max_steps=3,
+                                 autoreset_mode=AutoresetMode.DISABLED)
     yield envs
     envs.close()
 
@@ -76,7 +78,8 @@ def test_only_the_given_envs_step_and_ended_ones_wait_for_a_reset_mask(manual):
 def test_errors_in_a_worker_come_back_as_the_same_exception(manual):
     with pytest.raises(UnknownTaskError) as raised:
         manual.reset(options={"task_id": 10**9})
-    assert any("env worker" in note for note in raised.value.__notes__)
+    if isinstance(manual, ProcessVectorEnv):
+        assert any("env worker" in note for note in raised.value.__notes__)
     manual.reset()  # the workers are still usable
     with pytest.raises(ConfigurationError, match="reset_mask"):
         manual.reset(options={"reset_mask": [True] * 4})
@@ -104,3 +107,14 @@ def test_a_dead_worker_raises_instead_of_hanging():
     finally:
         envs.close()
     assert not pids & {child.pid for child in mp.active_children()}  # the surviving worker was closed too
+
+
+def test_the_evaluation_runner_refuses_envs_that_autoreset():
+    from webarena_gym.evaluation import run_evaluation
+
+    envs = webarena_gym.make_vec(1, workers=0, suite="embedded", max_steps=1)  # next-step autoreset
+    try:
+        with pytest.raises(ConfigurationError, match="autoreset disabled"):
+            run_evaluation(envs, None, [envs.task_ids[0]], progress=False)  # refused before any policy call
+    finally:
+        envs.close()

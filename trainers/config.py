@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib.util
 import logging
+import os
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,6 +31,11 @@ def cuda_bf16_available() -> bool:
 def default_report_to() -> str:
     """TRL's tensorboard logging where tensorboard is installed, else TRL's default (no tracker)."""
     return "tensorboard" if importlib.util.find_spec("tensorboard") is not None else "none"
+
+
+def distributed_launch() -> bool:
+    """Whether this process is one of several started by ``accelerate launch`` or ``torchrun``."""
+    return int(os.environ.get("WORLD_SIZE", "1")) > 1
 
 
 @dataclass
@@ -130,14 +136,19 @@ class MachineDefaults:
         default=None, metadata={"help": "Default: 'tensorboard' when installed, else 'none'."}
     )
     logging_steps: float = field(default=1, metadata={"help": "Log every this many steps."})
+    use_cpu: bool | None = field(
+        default=None,
+        metadata={"help": "Default: True when launched as several processes (accelerate launch) with no CUDA device, "
+                          "so that they train on CPU over gloo; else False."},
+    )
 
     def _resolve_machine_defaults(self) -> None:
+        import torch
+
         # TRL turns bf16 on by default, which fails (or crawls) on CPU: decide from the machine.
         if self.bf16 is None:
             self.bf16 = cuda_bf16_available()
         if self.dataloader_pin_memory is None:
-            import torch
-
             self.dataloader_pin_memory = torch.cuda.is_available()  # pinning means nothing without a GPU
         # Checkpointing saves GPU memory on long pages; on CPU it only costs time.
         if self.activation_checkpointing is None:
@@ -147,6 +158,9 @@ class MachineDefaults:
             self.activation_checkpointing = self.gradient_checkpointing
         if self.report_to is None:
             self.report_to = default_report_to()
+        if self.use_cpu is None:
+            # Without it, transformers sets up a multi-process launch on a machine without GPUs as one lone process.
+            self.use_cpu = distributed_launch() and not torch.cuda.is_available()
 
 
 @dataclass
@@ -206,7 +220,8 @@ class MultiTurnGRPOConfig(AgentArguments, LoraArguments, MachineDefaults, GRPOCo
     )
     rollout_workers: int | None = field(
         default=None,
-        metadata={"help": "Env worker processes of this training process (default: one per core it may use)."},
+        metadata={"help": "Env worker processes of this training process (default: the machine's cores shared "
+                          "among its training processes; 0: the envs stay in this process, on threads)."},
     )
     rollout_envs: int | None = field(
         default=None,
@@ -230,10 +245,10 @@ class MultiTurnGRPOConfig(AgentArguments, LoraArguments, MachineDefaults, GRPOCo
         self._validate_lora()
         if self.layout not in LAYOUTS:
             raise ValueError(f"layout must be one of {LAYOUTS}, got {self.layout!r}.")
-        for name in ("rollout_workers", "rollout_envs"):
+        for name, least in (("rollout_workers", 0), ("rollout_envs", 1)):
             value = getattr(self, name)
-            if value is not None and (not isinstance(value, int) or value < 1):
-                raise ValueError(f"{name} must be a positive integer or None (automatic), got {value!r}.")
+            if value is not None and (not isinstance(value, int) or value < least):
+                raise ValueError(f"{name} must be an integer >= {least} or None (automatic), got {value!r}.")
         if self.beta < 0:
             raise ValueError(f"beta must be >= 0 (0 disables the KL term and the reference model), got {self.beta!r}.")
         if self.use_transformers_continuous_batching:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from webarena_gym.evaluation import EnvGroup, EpisodeResult, RunWriter, run_evaluation, success_rate
+from webarena_gym.evaluation import EpisodeResult, RunWriter, make_agent_envs, run_evaluation, success_rate
 
 from .config import AgentArguments
 from .policy import LocalModelPolicy
@@ -27,8 +27,8 @@ def evaluate_model(
     max_new_tokens: int = 128,
     temperature: float = 0.0,
     episodes_at_once: int = 16,
-    workers: int = 4,
-    envs: EnvGroup | None = None,
+    workers: int | None = None,
+    envs: Any = None,
     writer: RunWriter | None = None,
     progress: bool = True,
     desc: str = "evaluate",
@@ -43,9 +43,10 @@ def evaluate_model(
         task_ids: Tasks to play (default: every task of ``agent``'s split and task_ids).
         max_new_tokens: Token limit of one turn.
         temperature: 0 for greedy decoding.
-        episodes_at_once: Episodes in flight, generated as one batch (and envs kept open).
-        workers: Threads stepping the envs.
-        envs: Reuse these envs (default: built from ``agent``, closed at the end).
+        episodes_at_once: Episodes in flight, generated as one batch (at most the envs' count when ``envs`` is given).
+        workers: Env worker processes (default: one per core; 0: the envs stay in this process).
+        envs: Reuse these envs, a :func:`~webarena_gym.evaluation.make_agent_envs` vector env
+            (default: built from ``agent``, closed at the end).
         writer: Append each finished episode to this run file (and skip the tasks it holds).
         progress: Show a progress bar.
         desc: Its label.
@@ -53,26 +54,14 @@ def evaluate_model(
     policy = LocalModelPolicy(model, tokenizer, max_new_tokens=max_new_tokens, temperature=temperature,
                               batch_size=episodes_at_once)
     own_envs = envs is None
-    envs = envs if envs is not None else _evaluation_envs(agent, workers=workers)
+    if own_envs:
+        count = episodes_at_once if task_ids is None else max(1, min(episodes_at_once, len(set(task_ids))))
+        envs = make_agent_envs(count, workers=workers, thinking=agent.thinking,
+                               keep_last=agent.keep_last_observations, **agent.env_kwargs())
     try:
-        if task_ids is None:
-            envs.ensure(1)
-            task_ids = [task.task_id for task in envs.envs[0].unwrapped.tasks]
-        return run_evaluation(envs, policy, task_ids, episodes_in_flight=episodes_at_once, writer=writer,
-                              progress=progress, desc=desc)
+        task_ids = envs.task_ids if task_ids is None else task_ids
+        return run_evaluation(envs, policy, task_ids, episodes_in_flight=min(episodes_at_once, envs.num_envs),
+                              writer=writer, progress=progress, desc=desc)
     finally:
         if own_envs:
             envs.close()
-
-
-def _evaluation_envs(agent: AgentArguments, *, workers: int) -> EnvGroup:
-    """Envs for the agent settings of a config, stepped by the runner's thread pool."""
-    from webarena_gym.env import WebArenaEnv
-    from webarena_gym.wrappers import CompressedHistory
-
-    kwargs = agent.env_kwargs()
-
-    def make_env() -> Any:
-        return CompressedHistory(WebArenaEnv(**kwargs), thinking=agent.thinking, keep_last=agent.keep_last_observations)
-
-    return EnvGroup(make_env, workers=workers)

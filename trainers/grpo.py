@@ -150,13 +150,7 @@ class MultiTurnGRPOTrainer(GRPOTrainer):
         mode = "train" if self.model.training else "eval"
         group_size = self.num_generations if mode == "train" else self.num_generations_eval
         trajectories = self._play(self._batch_task_ids)
-
-        # Groups may span processes (TRL's sampler spreads a task's rollouts): normalise globally.
-        local_rewards = torch.tensor([t.reward for t in trajectories], dtype=torch.float32, device=device)
-        rewards = self.accelerator.gather(local_rewards)
-        advantages = group_advantages(rewards.cpu(), group_size, self.scale_rewards)
-        start = self.accelerator.process_index * len(trajectories)
-        local_advantages = advantages[start : start + len(trajectories)]
+        rewards, local_advantages = self._advantages(trajectories, group_size)
 
         pad_id = self._tokenizer.pad_token_id
         slices = self.args.steps_per_generation if mode == "train" else 1
@@ -181,6 +175,20 @@ class MultiTurnGRPOTrainer(GRPOTrainer):
         self._metrics[mode]["frac_reward_zero_std"].append((grouped.std(dim=1) == 0).float().mean().item())
         return batch
 
+    def _advantages(self, trajectories: Sequence[Trajectory], group_size: int) -> tuple[torch.Tensor, torch.Tensor]:
+        """Every process's rewards (gathered, in process order) and the advantages of this process's trajectories.
+
+        TRL's sampler may spread a task's G rollouts over processes (when a process's batch
+        is smaller than G), so each group is normalised over the gathered rewards, exactly
+        as one process holding the whole batch would, and each process keeps its own slice.
+        """
+        local_rewards = torch.tensor([t.reward for t in trajectories], dtype=torch.float32,
+                                     device=self.accelerator.device)
+        rewards = self.accelerator.gather(local_rewards)
+        advantages = group_advantages(rewards.cpu(), group_size, self.scale_rewards)
+        start = self.accelerator.process_index * len(trajectories)
+        return rewards, advantages[start : start + len(trajectories)]
+
     def _token_logps(self, model: Any, input_ids: torch.Tensor, attention_mask: torch.Tensor, keep: int) -> torch.Tensor:
         batch_size = self.args.per_device_train_batch_size
         logps, _entropies, _aux = self._get_per_token_logps_and_entropies(
@@ -198,21 +206,37 @@ class MultiTurnGRPOTrainer(GRPOTrainer):
 
     # -- metrics ------------------------------------------------------------------------
     def _log_rollouts(self, trajectories: Sequence[Trajectory], clock: RolloutClock) -> None:
-        """The training-dynamics metrics of WebAgent-R1, averaged over this batch's rollouts, and where the time went."""
+        """WebAgent-R1's training-dynamics metrics over the rollouts of every process, and where the time went.
+
+        Each process sums its own rollouts; the sums are gathered, so the logged means cover
+        the whole batch (a process's own share would be a biased sample when groups span
+        processes). Times are per process, averaged over processes.
+        """
         mode = "train" if self.model.training else "eval"
-        count = max(len(trajectories), 1)
         turns = [turn for t in trajectories for turn in t.turns]
+        local = [
+            len(trajectories), len(turns),
+            sum(t.reward for t in trajectories), sum(t.reward >= 1.0 for t in trajectories),
+            sum(t.action_tokens for t in trajectories), sum(t.truncated for t in trajectories),
+            sum(len(turn.prompt_ids) for turn in turns), sum(bool(turn.error) for turn in turns),
+            clock.generation_s, clock.env_s, clock.generated_tokens,
+        ]
+        totals = self.accelerator.gather(
+            torch.tensor(local, dtype=torch.float64, device=self.accelerator.device)).view(-1, len(local)).sum(dim=0)
+        (episodes, turn_count, reward, successes, tokens, truncated, context_tokens, invalid, generation_s, env_s,
+         generated_tokens) = totals.tolist()
+        episodes, per_turn, processes = max(episodes, 1), max(turn_count, 1), self.accelerator.num_processes
         values = {
-            "rollout/reward": sum(t.reward for t in trajectories) / count,
-            "rollout/success_rate": sum(t.reward >= 1.0 for t in trajectories) / count,
-            "rollout/interactions": sum(len(t.turns) for t in trajectories) / count,
-            "rollout/tokens_per_trajectory": sum(t.action_tokens for t in trajectories) / count,
-            "rollout/context_tokens": sum(len(turn.prompt_ids) for turn in turns) / max(len(turns), 1),
-            "rollout/invalid_action_rate": sum(bool(turn.error) for turn in turns) / max(len(turns), 1),
-            "rollout/truncated_rate": sum(t.truncated for t in trajectories) / count,
-            "time/generation_s": clock.generation_s,
-            "time/env_s": clock.env_s,
-            "time/generated_tokens_per_s": clock.tokens_per_s,
+            "rollout/reward": reward / episodes,
+            "rollout/success_rate": successes / episodes,
+            "rollout/interactions": turn_count / episodes,
+            "rollout/tokens_per_trajectory": tokens / episodes,
+            "rollout/context_tokens": context_tokens / per_turn,
+            "rollout/invalid_action_rate": invalid / per_turn,
+            "rollout/truncated_rate": truncated / episodes,
+            "time/generation_s": generation_s / processes,
+            "time/env_s": env_s / processes,
+            "time/generated_tokens_per_s": generated_tokens / generation_s if generation_s > 0 else 0.0,
         }
         if torch.cuda.is_available():
             values["memory/peak_gib"] = torch.cuda.max_memory_allocated() / 2**30

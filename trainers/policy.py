@@ -158,10 +158,21 @@ class LocalModelPolicy:
                 for text, ids, completion in zip(texts, batch, completions, strict=True)]
 
 
-def save_policy(trainer: Any, output_dir: str) -> None:
-    """Save a plain model directory (a LoRA adapter merged into the weights) with its tokenizer."""
-    model = trainer.accelerator.unwrap_model(trainer.model)
-    if hasattr(model, "merge_and_unload"):
-        model = model.merge_and_unload()
-    model.save_pretrained(output_dir)
-    trainer.processing_class.save_pretrained(output_dir)
+def save_policy(trainer: Any, output_dir: str) -> bool:
+    """Save a plain model directory (a LoRA adapter merged into the weights) with its tokenizer.
+
+    Under ``accelerate launch`` every process calls this, and only the main one writes (the
+    others would write the same files at the same time); all wait until it has. Returns
+    whether this process wrote the directory.
+    """
+    accelerator = trainer.accelerator
+    accelerator.wait_for_everyone()
+    writes = accelerator.is_main_process
+    if writes:
+        model = accelerator.unwrap_model(trainer.model)
+        if hasattr(model, "merge_and_unload"):
+            model = model.merge_and_unload()
+        model.save_pretrained(output_dir)
+        trainer.processing_class.save_pretrained(output_dir)
+    accelerator.wait_for_everyone()
+    return writes

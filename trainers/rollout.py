@@ -1,10 +1,10 @@
 """Multi-turn rollouts: many episodes at once, one env (and one world) each.
 
 The envs are a :class:`webarena_gym.vector_workers.ProcessVectorEnv` in worker processes
-with autoreset disabled: each turn, the contexts of the live episodes are generated as one
-batch, then only their envs step (the others get ``None``); an env whose episode ended
-starts the next waiting episode through a reset mask, so a batch may hold more episodes
-than there are envs. Every turn keeps the exact token ids of its context and of its
+with autoreset disabled (the vector env the evaluation runner uses too): each turn, the
+contexts of the live episodes are generated as one batch, then only their envs step (the
+others get ``None``); an env whose episode ended starts the next waiting episode through a
+reset mask, so a batch may hold more episodes than there are envs. Every turn keeps the exact token ids of its context and of its
 sampled action, so training rows can be rebuilt without re-tokenising what the model
 produced.
 
@@ -16,15 +16,15 @@ comparable (``benchmarks/vector_throughput.py`` measures it).
 
 from __future__ import annotations
 
-import functools
 import logging
+import os
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
+from webarena_gym.vector import env_info, reset_tasks
 
 from .chat import prompt_ids
 
@@ -95,25 +95,22 @@ class Trajectory:
 def make_rollout_envs(agent: Any, num_envs: int, *, workers: int | None = None, **env_overrides: Any) -> Any:
     """Rollout envs for the agent settings of a config (:class:`trainers.config.AgentArguments`).
 
-    ``num_envs`` envs (episodes played at once) in ``workers`` processes (default: one per
-    core, at most one per env), autoreset disabled, each env wrapped in the agent's
-    compressed-history context. ``env_overrides`` replace keyword arguments of
-    :class:`~webarena_gym.env.WebArenaEnv` (e.g. explicit ``tasks``).
+    ``num_envs`` envs (episodes played at once) in ``workers`` processes (0: in this
+    process, on threads), autoreset disabled, each env wrapped in the agent's
+    compressed-history context: the evaluation runner's envs
+    (:func:`webarena_gym.evaluation.make_agent_envs`). By default the cores are shared among
+    the training processes of this machine (``accelerate launch`` sets ``LOCAL_WORLD_SIZE``):
+    each gets its own workers, at least one, at most one per env.
+    ``env_overrides`` replace keyword arguments of :class:`~webarena_gym.env.WebArenaEnv`
+    (e.g. explicit ``tasks``).
     """
-    from gymnasium.vector import AutoresetMode
+    from webarena_gym.evaluation import make_agent_envs
+    from webarena_gym.vector_workers import default_worker_count
 
-    from webarena_gym.vector_workers import ProcessVectorEnv
-    from webarena_gym.wrappers import CompressedHistory
-
-    wrap = functools.partial(CompressedHistory, thinking=agent.thinking, keep_last=agent.keep_last_observations)
-    kwargs = {**agent.env_kwargs(), **env_overrides}
-    return ProcessVectorEnv(num_envs, workers=workers, wrap=wrap, autoreset_mode=AutoresetMode.DISABLED, **kwargs)
-
-
-def _entry(infos: dict[str, Any], index: int, key: str, default: Any = None) -> Any:
-    """Env ``index``'s value of ``key`` in Gymnasium vector infos (``default`` where it has none)."""
-    mask = infos.get(f"_{key}")
-    return infos[key][index] if mask is not None and mask[index] else default
+    if workers is None:
+        workers = max(1, default_worker_count() // max(1, int(os.environ.get("LOCAL_WORLD_SIZE", "1"))))
+    return make_agent_envs(num_envs, workers=workers, thinking=agent.thinking, keep_last=agent.keep_last_observations,
+                           **{**agent.env_kwargs(), **env_overrides})
 
 
 class _Episodes:
@@ -131,18 +128,15 @@ class _Episodes:
         chosen = [slot for slot in slots if self.playing[slot] is None][: len(self.waiting)]
         if not chosen:
             return
-        mask, ids = np.zeros(self.envs.num_envs, dtype=bool), [None] * self.envs.num_envs
         for slot in chosen:
-            episode = self.waiting.popleft()
-            self.playing[slot], mask[slot], ids[slot] = episode, True, self.task_ids[episode]
+            self.playing[slot] = self.waiting.popleft()
         started = time.perf_counter()
-        _, infos = self.envs.reset(options={"reset_mask": mask, "task_ids": ids})
+        infos = reset_tasks(self.envs, {slot: self.task_ids[self.playing[slot]] for slot in chosen})
         self.clock.env_s += time.perf_counter() - started
         for slot in chosen:
-            episode = self.playing[slot]
-            self.trajectories[episode] = Trajectory(
-                int(self.task_ids[episode]), _entry(infos, slot, "intent"), list(_entry(infos, slot, "sites")))
-            self.contexts[episode] = _entry(infos, slot, "messages")
+            episode, info = self.playing[slot], env_info(infos, slot)
+            self.trajectories[episode] = Trajectory(int(self.task_ids[episode]), info["intent"], list(info["sites"]))
+            self.contexts[episode] = info["messages"]
 
     def live(self, slots: Sequence[int]) -> list[int]:
         return [slot for slot in slots if self.playing[slot] is not None]
@@ -166,13 +160,13 @@ class _Episodes:
         """Record the step results of the slots in ``turns``; finished episodes free their slot."""
         _observations, rewards, terminations, truncations, infos = results
         for slot, (context_ids, ids, action) in turns.items():
-            episode = self.playing[slot]
+            episode, info = self.playing[slot], env_info(infos, slot)
             trajectory = self.trajectories[episode]
-            error = _entry(infos, slot, "last_action_error", "") or ""
+            error = info.get("last_action_error") or ""
             trajectory.turns.append(TurnSample(self.contexts[episode], context_ids, ids, action, error))
-            self.contexts[episode] = _entry(infos, slot, "messages")
+            self.contexts[episode] = info["messages"]
             if terminations[slot] or truncations[slot]:
-                trajectory.reward, trajectory.answer = float(rewards[slot]), _entry(infos, slot, "answer")
+                trajectory.reward, trajectory.answer = float(rewards[slot]), info.get("answer")
                 trajectory.terminated, trajectory.truncated = bool(terminations[slot]), bool(truncations[slot])
                 self.playing[slot] = None
                 if self.progress is not None:

@@ -23,19 +23,21 @@ for _env_id, _kwargs in ENV_IDS.items():
 
 
 def make_vec(num_envs: int, *, workers: int | None = None, **kwargs):
-    """A vector env of ``num_envs`` WebArena envs stepped concurrently.
+    """A vector env of ``num_envs`` WebArena envs stepped concurrently, behind one vector API.
 
-    Without ``workers``, on a thread pool in this process (:mod:`webarena_gym.vector`);
-    with ``workers=N``, in N worker processes, each hosting a slice of the envs
-    (:mod:`webarena_gym.vector_workers`, which adds ``autoreset_mode`` and ``start_method``).
+    Without ``workers`` (or with ``workers=0``), the envs stay in this process and step on a
+    thread pool (:class:`webarena_gym.vector.WebArenaVectorEnv`, whose ``envs`` are reachable
+    directly); with ``workers=N``, they live in N worker processes, each hosting a slice of
+    them (:class:`webarena_gym.vector_workers.ProcessVectorEnv`, which adds ``start_method``).
+    Both take ``group``, ``wrap``, ``make_env``, ``autoreset_mode`` and the env's keyword arguments.
     """
-    if workers is not None:
-        from .vector_workers import make_process_vec
+    if workers is None or (type(workers) is int and workers == 0):
+        from .vector import WebArenaVectorEnv
 
-        return make_process_vec(num_envs, workers=workers, **kwargs)
-    from .vector import make_vec as _make_vec
+        return WebArenaVectorEnv(num_envs, **kwargs)
+    from .vector_workers import ProcessVectorEnv
 
-    return _make_vec(num_envs, **kwargs)
+    return ProcessVectorEnv(num_envs, workers=workers, **kwargs)  # it validates ``workers``
 
 
 __all__ = ["ENV_IDS", "__version__", "make_vec"]

@@ -54,7 +54,9 @@ def add_eval_commands(commands: Any) -> None:
     run.add_argument("--top-p", type=float, default=None, help="nucleus sampling mass (endpoint; default: the server's)")
     run.add_argument("--seed", type=int, default=None, help="sampling seed")
     run.add_argument("--episodes-in-flight", type=int, default=8, help="episodes played at once")
-    run.add_argument("--env-workers", type=int, default=4, help="threads stepping the envs")
+    run.add_argument("--env-workers", type=int, default=None,
+                     help="env worker processes (default: one per core, at most one per episode in flight; "
+                          "0: the envs stay in this process, stepped on threads)")
     run.add_argument("--timeout", type=float, default=120.0, help="endpoint: seconds per request before a retry")
     run.add_argument("--retries", type=int, default=6, help="endpoint: retries on rate limits, timeouts, 5xx")
     run.add_argument("--backoff", type=float, default=1.0, help="endpoint: first retry delay in seconds (doubles)")
@@ -79,10 +81,8 @@ def add_eval_commands(commands: Any) -> None:
 
 
 def run_eval(args: argparse.Namespace) -> int:
-    from .env import WebArenaEnv
-    from .evaluation import EnvGroup, RunWriter, format_success_table, run_evaluation
+    from .evaluation import RunWriter, format_success_table, make_agent_envs, run_evaluation
     from .tasks.loading import resolve_suite
-    from .wrappers import CompressedHistory
 
     _check_numbers(args)
     suite = resolve_suite(args.suite)
@@ -93,21 +93,19 @@ def run_eval(args: argparse.Namespace) -> int:
     settings = {**policy.describe(), "suite": suite, "split": args.split, "backend": backend,
                 "max_steps": args.max_steps, "max_observation_chars": args.max_observation_chars,
                 "thinking": args.thinking, "keep_last": args.keep_last}
-
-    def make_env() -> Any:
-        return CompressedHistory(WebArenaEnv(**env_kwargs), thinking=args.thinking, keep_last=args.keep_last)
-
     out = Path(args.out or Path("runs/eval") / f"{_slug(settings['model'])}.{suite}.{args.split}.jsonl")
     try:
-        with EnvGroup(make_env, workers=args.env_workers) as envs:
-            envs.ensure(1)
-            task_ids = _select(args, [task.task_id for task in envs.envs[0].unwrapped.tasks])
+        # No more envs than episodes can be in flight at once.
+        wanted = len(set(args.task_ids)) if args.task_ids else args.limit or args.episodes_in_flight
+        with make_agent_envs(min(args.episodes_in_flight, wanted), workers=args.env_workers, thinking=args.thinking,
+                             keep_last=args.keep_last, **env_kwargs) as envs:
+            task_ids = _select(args, envs.task_ids)
             with RunWriter(out, settings, resume=not args.fresh) as writer:
                 resumed = sum(t in writer.finished for t in task_ids)
                 if resumed:
                     print(f"Resuming {out}: {resumed} of {len(task_ids)} tasks already done.")
-                results = run_evaluation(envs, policy, task_ids, episodes_in_flight=args.episodes_in_flight,
-                                         writer=writer, record_observations=not args.no_observations,
+                results = run_evaluation(envs, policy, task_ids, writer=writer,
+                                         record_observations=not args.no_observations,
                                          progress=not args.no_progress, desc=_slug(settings["model"])[:24])
     finally:
         close = getattr(policy, "close", None)
@@ -120,9 +118,13 @@ def run_eval(args: argparse.Namespace) -> int:
 
 
 def _check_numbers(args: argparse.Namespace) -> None:
-    for name in ("max_tokens", "episodes_in_flight", "env_workers", "max_steps"):
+    for name in ("max_tokens", "episodes_in_flight", "max_steps"):
         if getattr(args, name) < 1:
             raise ConfigurationError(f"--{name.replace('_', '-')} must be at least 1, got {getattr(args, name)}.")
+    if args.limit is not None and args.limit < 1:
+        raise ConfigurationError(f"--limit must be a positive number of tasks, got {args.limit}.")
+    if args.env_workers is not None and args.env_workers < 0:
+        raise ConfigurationError(f"--env-workers must be 0 (this process) or more, got {args.env_workers}.")
     if args.temperature < 0:
         raise ConfigurationError(f"--temperature must be >= 0 (0 decodes greedily), got {args.temperature}.")
 
@@ -163,8 +165,6 @@ def _select(args: argparse.Namespace, available: list[int]) -> list[int]:
             )
         available = [t for t in available if t in set(args.task_ids)]
     if args.limit is not None:
-        if args.limit < 1:
-            raise ConfigurationError(f"--limit must be a positive number of tasks, got {args.limit}.")
         available = available[: args.limit]
     return available
 

@@ -18,16 +18,16 @@ Commands:
   those envs, through wrappers.
 - ``"close"``: close every env and exit.
 
-An :class:`~webarena_gym.errors.InfrastructureError` raised by a step (a crashed or hung
-page) ends that episode truncated with ``info["episode_end_reason"]``, as the thread
-vector env does, and the env gets a fresh session at its next reset. Any other exception
+Each entry runs as :func:`webarena_gym.vector.run_entry` runs it in the in-process vector
+env: an :class:`~webarena_gym.errors.InfrastructureError` raised by a step (a crashed or
+hung page) ends that episode truncated with ``info["episode_end_reason"]``, and the env
+gets a fresh session at its next reset. Any other exception
 is sent back (pickled when it can be, else as its type name and message, always with the
 worker's traceback) and the parent raises it.
 """
 
 from __future__ import annotations
 
-import logging
 import os
 import pickle
 import signal
@@ -35,19 +35,7 @@ import traceback
 from collections.abc import Callable
 from typing import Any
 
-from .errors import InfrastructureError
-
-logger = logging.getLogger(__name__)
-
-
-def step_or_end(env: Any, action: Any, last_observation: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-    """``env.step(action)``, except that an infrastructure fault ends the episode truncated instead of raising."""
-    try:
-        return env.step(action)
-    except InfrastructureError as exc:
-        logger.warning("Env worker %d: %s; the episode ends and the env gets a new session at reset", os.getpid(), exc)
-        info = {"episode_end_reason": f"crash: {exc}", "last_action_error": str(exc)}
-        return last_observation, 0.0, False, True, info
+from .vector import EnvResult, call_env, close_envs, run_entry
 
 
 def _error_reply(exc: BaseException) -> tuple[str, Any]:
@@ -72,7 +60,7 @@ def run_worker(connection: Any, make_env: Callable[[], Any]) -> None:
             except (EOFError, OSError):  # the parent died or closed its end
                 return
             if command == "close":
-                _close_all(envs)
+                close_envs(envs)
                 envs = []
                 connection.send(("ok", None))
                 return
@@ -89,7 +77,7 @@ def run_worker(connection: Any, make_env: Callable[[], Any]) -> None:
                     result = [_run_one(envs, observations, slot, kind, argument) for slot, kind, argument in payload]
                 elif command == "call":
                     slots, name, args, kwargs = payload
-                    result = [_call(envs[slot], name, args, kwargs) for slot in slots]
+                    result = [call_env(envs[slot], name, args, kwargs) for slot in slots]
                 else:
                     raise ValueError(f"unknown worker command {command!r}")
                 reply = ("ok", result)
@@ -100,29 +88,10 @@ def run_worker(connection: Any, make_env: Callable[[], Any]) -> None:
             except (pickle.PicklingError, TypeError, AttributeError) as exc:  # a result that cannot leave the process
                 connection.send(("error", (f"the result of {command!r} cannot be sent to the parent: {exc}", "")))
     finally:
-        _close_all(envs)
+        close_envs(envs)
 
 
-def _run_one(envs: list[Any], observations: list[Any], slot: int, kind: str, argument: Any) -> tuple[Any, ...]:
-    env = envs[slot]
-    if kind == "reset":
-        seed, options = argument
-        observation, info = env.reset(seed=seed, options=options)
-        result: tuple[Any, ...] = (observation, 0.0, False, False, info)
-    else:
-        result = step_or_end(env, argument, observations[slot])
+def _run_one(envs: list[Any], observations: list[Any], slot: int, kind: str, argument: Any) -> EnvResult:
+    result = run_entry(envs[slot], kind, argument, observations[slot])
     observations[slot] = result[0]
     return result
-
-
-def _call(env: Any, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-    attribute = env.get_wrapper_attr(name)
-    return attribute(*args, **kwargs) if callable(attribute) else attribute
-
-
-def _close_all(envs: list[Any]) -> None:
-    for env in envs:
-        try:
-            env.close()
-        except Exception:  # closing the others matters more than one env's close error
-            logger.exception("Env worker %d: closing an env failed", os.getpid())

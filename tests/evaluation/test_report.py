@@ -9,8 +9,7 @@ import pytest
 from webarena_gym.cli import main
 from webarena_gym.env import WebArenaEnv
 from webarena_gym.errors import ConfigurationError
-from webarena_gym.evaluation import EnvGroup, PolicyOutput, RunWriter, read_run, run_evaluation
-from webarena_gym.wrappers import CompressedHistory
+from webarena_gym.evaluation import PolicyOutput, RunWriter, make_agent_envs, read_run, run_evaluation
 
 from .chat_server import intent_of, pick_tasks
 
@@ -41,13 +40,11 @@ class AnswerKeyPolicy:
         return outputs
 
 
-def play(path, policy, backend, *, screenshots=False):
-    def make_env():
-        env = WebArenaEnv(suite="embedded", split="test", backend=backend, max_steps=4, record_screenshots=screenshots)
-        return CompressedHistory(env, thinking=True)
-
-    with EnvGroup(make_env, workers=2) as envs, RunWriter(path, policy.describe(), resume=False) as writer:
-        run_evaluation(envs, policy, TASKS, episodes_in_flight=3, writer=writer, progress=False)
+def play(path, policy, backend, *, workers, screenshots=False):
+    envs = make_agent_envs(3, workers=workers, thinking=True, suite="embedded", split="test", backend=backend,
+                           max_steps=4, record_screenshots=screenshots)
+    with envs, RunWriter(path, policy.describe(), resume=False) as writer:
+        run_evaluation(envs, policy, TASKS, writer=writer, progress=False)
     return read_run(path, strict=True)
 
 
@@ -59,8 +56,9 @@ def test_screenshots_need_the_playwright_backend():
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory):
     folder = tmp_path_factory.mktemp("runs")
-    before = play(folder / "before.jsonl", AnswerKeyPolicy("before", [REDDIT_HIT, MAP_HIT]), "direct")
-    after = play(folder / "after.jsonl", AnswerKeyPolicy("after", [SHOPPING_HIT, MAP_HIT]), "playwright",
+    # The direct backend's envs in two worker processes; the Playwright ones in this process, around one browser.
+    before = play(folder / "before.jsonl", AnswerKeyPolicy("before", [REDDIT_HIT, MAP_HIT]), "direct", workers=2)
+    after = play(folder / "after.jsonl", AnswerKeyPolicy("after", [SHOPPING_HIT, MAP_HIT]), "playwright", workers=0,
                  screenshots=True)
     return before, after
 

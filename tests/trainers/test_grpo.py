@@ -103,13 +103,14 @@ def test_the_interaction_limit_bounds_every_episode(bc_model_dir, place_family, 
     assert all(t.terminated or t.truncated for t in trajectories)
 
 
-def test_the_config_builds_the_envs_the_agent_trains_in(tmp_path):
+@pytest.mark.parametrize("workers", [1, 0], ids=["worker process", "in this process"])
+def test_the_config_builds_the_envs_the_agent_trains_in(tmp_path, workers):
     from trainers.config import AgentArguments
     from trainers.rollout import make_rollout_envs
     from webarena_gym.prompts import THINKING_FORMAT
 
     agent = AgentArguments(split="train", max_turns=4, max_observation_chars=900, thinking=True)
-    envs = make_rollout_envs(agent, 1, workers=1)
+    envs = make_rollout_envs(agent, 1, workers=workers)
     try:
         _prompts, infos = envs.reset(options={"task_id": envs.task_ids[0]})
         limits = envs.call("max_steps"), envs.call("max_chars")
@@ -124,19 +125,10 @@ def test_the_config_builds_the_envs_the_agent_trains_in(tmp_path):
 def test_evaluation_reports_success_per_site(bc_model_dir, place_family):
     from trainers.evaluation import evaluate_model, success_rate
     from trainers.policy import load_policy
-    from webarena_gym.env import WebArenaEnv
-    from webarena_gym.evaluation import EnvGroup, format_success_table
-    from webarena_gym.wrappers import CompressedHistory
-
-    from .place_family import MAX_CHARS, MAX_TURNS
+    from webarena_gym.evaluation import format_success_table
 
     model, tokenizer = load_policy(str(bc_model_dir))
-    tasks, _demos = place_family
-
-    def make_env():
-        return CompressedHistory(WebArenaEnv(suite="embedded", tasks=tasks, max_steps=MAX_TURNS, max_chars=MAX_CHARS))
-
-    with EnvGroup(make_env, workers=2) as envs:
+    with place_envs(place_family[0], 2) as envs:  # two episodes in flight for three tasks
         results = evaluate_model(model, tokenizer, None, [1, 2, 3], envs=envs, max_new_tokens=24, progress=False)
     assert [r.task_id for r in results] == [1, 2, 3]
     assert all(r.sites == ["map"] and 1 <= r.steps <= 2 and len(r.actions) == r.steps for r in results)

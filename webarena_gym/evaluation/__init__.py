@@ -1,6 +1,7 @@
 """Evaluating agents: success per site, trajectories as resumable run files.
 
 - :mod:`.policy`: the :class:`Policy` protocol (a batch of contexts in, one output each);
+- :mod:`.envs`: :func:`make_agent_envs`, the vector env an agent plays in (shared with the trainer);
 - :mod:`.runner`: :func:`run_evaluation`, many episodes in flight, resumable;
 - :mod:`.chat_completions`: a policy for any OpenAI-compatible endpoint;
 - :mod:`.results` and :mod:`.run_file`: episode records, success tables, JSONL run files;
@@ -12,7 +13,7 @@ Local transformers models plug in through ``trainers.policy.LocalModelPolicy``.
 from __future__ import annotations
 
 from .baselines import RandomPolicy, StepPolicy, run_oracle_suite, run_policy
-from .envs import EnvGroup
+from .envs import make_agent_envs
 from .policy import Policy, PolicyOutput
 from .results import (
     EpisodeResult,
@@ -27,7 +28,7 @@ from .run_file import RunFile, RunWriter, read_run, write_results
 from .runner import run_evaluation
 
 __all__ = [
-    "EnvGroup", "EpisodeResult", "Policy", "PolicyOutput", "RandomPolicy", "RunFile", "RunWriter", "StepPolicy",
-    "StepRecord", "canonical_action", "format_success_table", "read_run", "run_evaluation", "run_oracle_suite",
-    "run_policy", "success_by", "success_by_site", "success_rate", "write_results",
+    "EpisodeResult", "Policy", "PolicyOutput", "RandomPolicy", "RunFile", "RunWriter", "StepPolicy",
+    "StepRecord", "canonical_action", "format_success_table", "make_agent_envs", "read_run", "run_evaluation",
+    "run_oracle_suite", "run_policy", "success_by", "success_by_site", "success_rate", "write_results",
 ]

@@ -1,61 +1,49 @@
-"""A group of envs reset and stepped concurrently by a thread pool (evaluation runs and trainer rollouts).
+"""The envs an agent plays in: a vector env of compressed-history envs, autoreset disabled.
 
-Not a Gymnasium vector env: those step every env each call and autoreset finished ones,
-while an evaluation or a rollout batch steps only its live episodes and starts new ones
-in the slots that are free.
+The evaluation runner and the trainer's rollouts use the same vector env
+(:func:`webarena_gym.make_vec`): each turn only the live episodes step (the others get
+``None``), and an env whose episode ended starts the next task through a reset mask.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor, wait
+import functools
 from typing import Any
 
+from gymnasium.vector import AutoresetMode
 
-class EnvGroup:
-    """Envs created on demand by ``make_env``, reset and stepped concurrently by a thread pool.
+from ..errors import ConfigurationError
+from ..wrappers import CompressedHistory
 
-    Every env owns its world, so episodes of the same task never see each other's writes.
+
+def make_agent_envs(num_envs: int, *, workers: int | None = None, thinking: bool = False, keep_last: int = 0,
+                    **env_kwargs: Any) -> Any:
+    """``num_envs`` envs wrapped in the agent's context (:class:`~webarena_gym.wrappers.CompressedHistory`).
+
+    Args:
+        num_envs: Envs, i.e. episodes played at once.
+        workers: Worker processes hosting the envs (default: one per core this process may
+            use, at most one per env); 0 keeps them in this process, stepped on threads.
+        thinking: The ``<think>...</think><answer>...</answer>`` format.
+        keep_last: Past observations kept in full in the context.
+        **env_kwargs: Passed to :class:`~webarena_gym.env.WebArenaEnv` (``tasks`` included).
+
+    >>> envs = make_agent_envs(8, suite="embedded", split="test", max_steps=30)  # doctest: +SKIP
     """
+    from .. import make_vec
+    from ..vector_workers import default_worker_count
 
-    def __init__(self, make_env: Callable[[], Any], *, workers: int = 4):
-        self.make_env = make_env
-        self.envs: list[Any] = []
-        self.pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="webarena-env")
+    if workers is None:  # (make_vec's own default keeps the envs in this process)
+        workers = default_worker_count()
+    wrap = functools.partial(CompressedHistory, thinking=thinking, keep_last=keep_last)
+    return make_vec(num_envs, workers=workers, wrap=wrap, autoreset_mode=AutoresetMode.DISABLED, **env_kwargs)
 
-    def ensure(self, count: int) -> None:
-        while len(self.envs) < count:
-            self.envs.append(self.make_env())
 
-    def reset(self, task_ids: Sequence[int]) -> list[tuple[str, dict[str, Any]]]:
-        """Reset env ``i`` on ``task_ids[i]``."""
-        return self.reset_at(range(len(task_ids)), task_ids)
-
-    def reset_at(self, indices: Sequence[int], task_ids: Sequence[int]) -> list[tuple[str, dict[str, Any]]]:
-        """Reset env ``indices[k]`` on ``task_ids[k]``; results in the same order."""
-        self.ensure(max(indices, default=-1) + 1)
-        return self._gather([self.pool.submit(self.envs[i].reset, options={"task_id": t})
-                             for i, t in zip(indices, task_ids, strict=True)])
-
-    def step(self, indices: Sequence[int], actions: Sequence[str]) -> list[tuple[Any, ...]]:
-        """Step env ``indices[k]`` with ``actions[k]``; results in the same order."""
-        return self._gather([self.pool.submit(self.envs[i].step, a) for i, a in zip(indices, actions, strict=True)])
-
-    @staticmethod
-    def _gather(jobs: list[Future]) -> list[Any]:
-        # Let every env finish before an error propagates: closing envs while other threads
-        # still use their worlds would crash inside SQLite.
-        wait(jobs)
-        return [job.result() for job in jobs]
-
-    def close(self) -> None:
-        self.pool.shutdown(wait=True)
-        for env in self.envs:
-            env.close()
-        self.envs = []
-
-    def __enter__(self) -> EnvGroup:
-        return self
-
-    def __exit__(self, *exc_info: Any) -> None:
-        self.close()
+def require_agent_envs(envs: Any) -> None:
+    """Refuse a vector env that would reset finished episodes behind the caller's back."""
+    if envs.metadata.get("autoreset_mode") != AutoresetMode.DISABLED:
+        raise ConfigurationError(
+            "These envs autoreset finished episodes; playing a list of tasks needs autoreset disabled. Make them "
+            "with webarena_gym.evaluation.make_agent_envs(n, ...) or webarena_gym.make_vec(n, workers=W, "
+            "autoreset_mode=AutoresetMode.DISABLED, wrap=CompressedHistory)."
+        )

@@ -1,14 +1,17 @@
 """The evaluation loop: any :class:`~.policy.Policy` over a list of tasks, many episodes in flight.
 
 Each turn the contexts of all live episodes go to the policy as one batch, then their
-envs step concurrently; a slot whose episode ended starts the next task right away.
-Every finished episode is appended to the run file (when one is given) before the next
-turn, so a run that is killed keeps what it finished, and running it again plays only
-the tasks that are missing. The progress bar shows the running success rate.
+envs step together (the vector env of :func:`~.envs.make_agent_envs`, the same one the
+trainer's rollouts use: envs in worker processes, or in this process with ``workers=0``);
+a slot whose episode ended starts the next task right away through a reset mask. Every
+finished episode is appended to the run file (when one is given) before the next turn,
+so a run that is killed keeps what it finished, and running it again plays only the
+tasks that are missing. The progress bar shows the running success rate.
 
->>> from webarena_gym.evaluation import EnvGroup, RunWriter, run_evaluation   # doctest: +SKIP
->>> with EnvGroup(make_env) as envs, RunWriter("run.jsonl", policy.describe()) as writer:  # doctest: +SKIP
-...     results = run_evaluation(envs, policy, task_ids, episodes_in_flight=8, writer=writer)
+>>> from webarena_gym.evaluation import RunWriter, make_agent_envs, run_evaluation   # doctest: +SKIP
+>>> envs = make_agent_envs(8, suite="embedded", split="test", max_steps=30)           # doctest: +SKIP
+>>> with RunWriter("run.jsonl", policy.describe()) as writer:                          # doctest: +SKIP
+...     results = run_evaluation(envs, policy, envs.task_ids, writer=writer)
 """
 
 from __future__ import annotations
@@ -22,7 +25,8 @@ from typing import Any
 
 from ..actions import printable
 from ..errors import ConfigurationError
-from .envs import EnvGroup
+from ..vector import env_info, reset_tasks
+from .envs import require_agent_envs
 from .policy import Policy, PolicyOutput
 from .results import EpisodeResult, StepRecord, canonical_action
 from .run_file import RunWriter
@@ -45,11 +49,11 @@ class _Episode:
 
 
 def run_evaluation(
-    envs: EnvGroup,
+    envs: Any,
     policy: Policy,
     task_ids: Sequence[int],
     *,
-    episodes_in_flight: int = 8,
+    episodes_in_flight: int | None = None,
     writer: RunWriter | None = None,
     record_observations: bool = True,
     progress: bool | Any = True,
@@ -58,11 +62,12 @@ def run_evaluation(
     """Play one episode per task id and return the results in the order of ``task_ids``.
 
     Args:
-        envs: Envs wrapped in :class:`~webarena_gym.wrappers.CompressedHistory` (their
-            ``info["messages"]`` is what the policy answers); ``episodes_in_flight`` of them are used.
+        envs: A vector env with autoreset disabled whose envs are wrapped in
+            :class:`~webarena_gym.wrappers.CompressedHistory` (their ``info["messages"]`` is
+            what the policy answers): :func:`~.envs.make_agent_envs`.
         policy: Answers a batch of contexts.
         task_ids: Tasks to play (a repeated id plays once).
-        episodes_in_flight: Episodes played at once.
+        episodes_in_flight: Episodes played at once (default and at most: ``envs.num_envs``).
         writer: Run file to append each finished episode to; the tasks it already holds
             are not played again, and their results are returned with the new ones.
         record_observations: Keep each turn's page text in the results (the bulk of a run file).
@@ -71,8 +76,13 @@ def run_evaluation(
     """
     from tqdm.auto import tqdm
 
-    if not isinstance(episodes_in_flight, int) or episodes_in_flight < 1:
-        raise ConfigurationError(f"episodes_in_flight must be a positive integer, got {episodes_in_flight!r}.")
+    require_agent_envs(envs)
+    episodes_in_flight = envs.num_envs if episodes_in_flight is None else episodes_in_flight
+    if not isinstance(episodes_in_flight, int) or not 1 <= episodes_in_flight <= envs.num_envs:
+        raise ConfigurationError(
+            f"episodes_in_flight must be an integer from 1 to the number of envs ({envs.num_envs}), "
+            f"got {episodes_in_flight!r}."
+        )
     wanted = list(dict.fromkeys(int(t) for t in task_ids))
     done: dict[int, EpisodeResult] = {}
     if writer is not None:
@@ -83,21 +93,25 @@ def run_evaluation(
                disable=not progress) if own_bar else progress
     successes = sum(r.success for r in done.values())
     slots: list[_Episode | None] = [None] * min(episodes_in_flight, max(len(pending), 1))
+    splits, strict = envs.get_attr("split"), envs.get_attr("strict_actions")
     try:
         while pending or any(slots):
             free = [i for i, slot in enumerate(slots) if slot is None][: len(pending)]
             if free:
-                starting = [pending.popleft() for _ in free]
-                for i, task_id, (_prompt, info) in zip(free, starting, envs.reset_at(free, starting), strict=True):
-                    slots[i] = _start(task_id, info, envs.envs[i])
+                starting = {i: pending.popleft() for i in free}
+                infos = reset_tasks(envs, starting)
+                for i, task_id in starting.items():
+                    slots[i] = _start(task_id, env_info(infos, i), splits[i])
             live = [i for i, slot in enumerate(slots) if slot is not None]
             outputs = _act(policy, [slots[i].messages for i in live])
-            texts = [printable(output.text if isinstance(output.text, str) else "")[:MAX_OUTPUT_CHARS]
-                     for output in outputs]
-            for i, output, text, step in zip(live, outputs, texts, envs.step(live, texts), strict=True):
+            actions: list[str | None] = [None] * envs.num_envs
+            for i, output in zip(live, outputs, strict=True):
+                actions[i] = printable(output.text if isinstance(output.text, str) else "")[:MAX_OUTPUT_CHARS]
+            _observations, rewards, terminations, truncations, infos = envs.step(actions)
+            for i, output in zip(live, outputs, strict=True):
                 episode = slots[i]
-                finished = _record_turn(episode, output, text, step, envs.envs[i], record_observations)
-                if finished:
+                step = (rewards[i], terminations[i], truncations[i], env_info(infos, i))
+                if _record_turn(episode, output, actions[i], step, strict[i], record_observations):
                     slots[i] = None
                     if writer is not None:
                         writer.append(episode.result)
@@ -111,15 +125,14 @@ def run_evaluation(
     return [done[t] for t in wanted if t in done]
 
 
-def _start(task_id: int, info: dict[str, Any], env: Any) -> _Episode:
+def _start(task_id: int, info: dict[str, Any], split: str) -> _Episode:
     if "messages" not in info:
         raise ConfigurationError(
             "The evaluation envs must give the agent's context in info['messages']: wrap each env in "
-            "webarena_gym.wrappers.CompressedHistory."
+            "webarena_gym.wrappers.CompressedHistory (webarena_gym.evaluation.make_agent_envs does)."
         )
-    unwrapped = env.unwrapped
     result = EpisodeResult(task_id, list(info["sites"]), 0.0, 0, None, intent=info.get("intent", ""),
-                           family=_family_name(task_id, getattr(unwrapped, "split", ""), info))
+                           family=_family_name(task_id, split, info))
     return _Episode(result, info["messages"], info.get("url", ""), info.get("screenshot"))
 
 
@@ -133,14 +146,14 @@ def _act(policy: Policy, contexts: list[list[dict[str, str]]]) -> list[PolicyOut
     return outputs
 
 
-def _record_turn(episode: _Episode, output: PolicyOutput, text: str, step: tuple[Any, ...], env: Any,
+def _record_turn(episode: _Episode, output: PolicyOutput, text: str, step: tuple[Any, ...], strict: bool,
                  record_observations: bool) -> bool:
-    """Add one turn to ``episode``; returns whether the episode ended."""
-    _prompt, reward, terminated, truncated, info = step
+    """Add one turn to ``episode`` (``step``: reward, terminated, truncated, info); returns whether it ended."""
+    reward, terminated, truncated, info = step
     errors = [e for e in (output.error, info.get("last_action_error", "")) if e]
     episode.result.turns.append(StepRecord(
         output=text,
-        action=canonical_action(text, strict=getattr(env.unwrapped, "strict_actions", False)),
+        action=canonical_action(text, strict=bool(strict)),
         error="; ".join(errors),
         url=episode.url,
         observation=episode.messages[-1]["content"] if record_observations else "",
