@@ -21,7 +21,7 @@ PACKAGES = ("webarena_gym", "trainers")
 #: longest prefix, and imports only its own layer and the ones above it.
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("webarena_gym.errors",),
-    ("webarena_gym.spaces", "webarena_gym.observation", "webarena_gym.actions"),
+    ("webarena_gym.spaces", "webarena_gym.observation", "webarena_gym.actions", "webarena_gym.webarena_sites"),
     ("webarena_gym.tasks", "webarena_gym.tasks.task", "webarena_gym.tasks.official"),
     ("webarena_gym.sites",),
     ("webarena_gym.backends",),

@@ -141,7 +141,7 @@ def _load(suite: str, split: str):
 
         urls = {name: default_base_url(name) for name in SITE_MODULES}
     else:
-        from .tasks.official import site_urls_from_environment
+        from .webarena_sites import site_urls_from_environment
 
         urls = site_urls_from_environment()
     return load_tasks(suite, split, site_urls=urls)
@@ -156,13 +156,15 @@ def _tasks_list(args: argparse.Namespace) -> int:
 def _tasks_stats(args: argparse.Namespace) -> int:
     from collections import Counter
 
+    from .webarena_sites import site_group
+
     columns = ["string_match", "url_match", "program_html", "N/A"]
     print(f"{'split':<6}{'site':<16}{'tasks':>6}" + "".join(f"{c:>14}" for c in columns))
     for split in ("test", "train"):
         tasks = _load(args.suite, split)
         groups: dict[str, list] = {}
         for task in tasks:
-            groups.setdefault(task.sites[0] if len(task.sites) == 1 else "multisite", []).append(task)
+            groups.setdefault(site_group(task.sites), []).append(task)
         for site, members in sorted(groups.items()) + [("all", tasks)]:
             kinds = Counter(kind for t in members for kind in t.eval.eval_types)
             kinds["N/A"] = sum(1 for t in members if t.eval.reference_answers and t.eval.reference_answers.unachievable)

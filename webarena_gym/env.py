@@ -28,6 +28,7 @@ from .observation import DEFAULT_MAX_CHARS, PageObservation
 from .spaces import UnicodeText
 from .tasks.loading import SUITES, load_tasks, resolve_suite
 from .tasks.task import Task
+from .webarena_sites import site_urls_from_environment
 
 logger = logging.getLogger(__name__)
 
@@ -161,7 +162,7 @@ class WebArenaEnv(gym.Env[str, str]):
         self.record_screenshots = bool(record_screenshots)
         self._screenshot: str | None = None
 
-        if suite == "webarena-lite" and not (site_urls or _configured_sites()):
+        if suite == "webarena-lite" and not (site_urls or site_urls_from_environment()):
             raise ConfigurationError(
                 "suite='webarena-lite' needs the real WebArena sites, and none is configured. Set WA_SHOPPING, "
                 "WA_SHOPPING_ADMIN, WA_REDDIT, WA_GITLAB, WA_MAP, WA_WIKIPEDIA and WA_HOMEPAGE (after "
@@ -407,12 +408,6 @@ def _announce_embedded_default() -> None:
             "Pass suite='embedded' to silence this, or see docker/README.md for the real sites.",
             stacklevel=4,
         )
-
-
-def _configured_sites() -> dict[str, str]:
-    from .tasks.official import site_urls_from_environment
-
-    return site_urls_from_environment()
 
 
 def _make_backend(name: str, suite: str, world: Any, site_urls: dict[str, str] | None,

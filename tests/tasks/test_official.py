@@ -12,7 +12,8 @@ from webarena_gym.evaluators.functions import parse_function, registered_functio
 from webarena_gym.evaluators.locator_syntax import parse_locator
 from webarena_gym.evaluators.locators import evaluate_locator_on_html
 from webarena_gym.tasks import official
-from webarena_gym.tasks.official import load_official_tasks, official_data_path, site_urls_from_environment
+from webarena_gym.tasks.official import load_official_tasks, official_data_path
+from webarena_gym.webarena_sites import site_urls_from_environment
 
 FAKE_SITES = {
     "shopping": "http://shop.test:7770",

@@ -39,6 +39,7 @@ from ..observation import (
     simplify_html,
 )
 from ..sites.world import World
+from ..webarena_sites import site_urls_from_environment
 from .base import SiteMap
 from .chromium import INSTALL_HINT, launch_options
 from .chromium import browser_endpoint as _resolve_endpoint
@@ -224,8 +225,6 @@ class PlaywrightBackend:
             server.pool.add(world)
             urls = dict(server.base_urls)
         else:
-            from ..tasks.official import site_urls_from_environment
-
             urls = dict(site_urls or site_urls_from_environment())
         self._sites = SiteMap(urls)
         self._browser = BrowserLoop.get(self.browser_endpoint)

@@ -24,6 +24,7 @@ from typing import Any
 from urllib.parse import urlencode, urlparse
 
 from ..errors import SiteUnavailableError, TaskDataError
+from ..webarena_sites import site_urls_from_environment
 from .functions import EvaluationPage, register_function
 
 #: WebArena's store administrator account (the same for the REST API).
@@ -38,8 +39,6 @@ def _shopping_url(page: EvaluationPage | None, helper: str) -> str:
         )
     urls = dict(page.site_urls) if page is not None else {}
     if "shopping" not in urls:
-        from ..tasks.official import site_urls_from_environment
-
         urls = site_urls_from_environment()
     if "shopping" not in urls:
         raise TaskDataError(

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import ConfigurationError
+from ..webarena_sites import site_urls_from_environment
 from .task import Task
 
 SUITES = ("embedded", "webarena-lite")
@@ -14,8 +15,6 @@ SPLITS = ("test", "train")
 def resolve_suite(suite: str | None) -> str:
     """The suite to run: explicit, else webarena-lite when real sites are configured, else embedded."""
     if suite is None:
-        from .official import site_urls_from_environment
-
         return "webarena-lite" if site_urls_from_environment() else "embedded"
     if suite not in SUITES:
         raise ConfigurationError(f"suite must be one of {SUITES}, got {suite!r}.")

@@ -25,17 +25,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import ConfigurationError, TaskDataError
+from ..webarena_sites import PLACEHOLDERS
 
-#: Site name -> the placeholder that stands for its base URL in task data.
-PLACEHOLDERS: dict[str, str] = {
-    "shopping": "__SHOPPING__",
-    "shopping_admin": "__SHOPPING_ADMIN__",
-    "reddit": "__REDDIT__",
-    "gitlab": "__GITLAB__",
-    "map": "__MAP__",
-    "wikipedia": "__WIKIPEDIA__",
-    "homepage": "__HOMEPAGE__",
-}
 _PLACEHOLDER_RE = re.compile(
     "|".join(re.escape(p) for p in sorted(PLACEHOLDERS.values(), key=len, reverse=True))
 )

@@ -19,4 +19,4 @@ def create_app() -> Flask:
     return app
 
 
-SITE = SiteSpec(name="homepage", title="Homepage", default_port=4399, create_app=create_app)
+SITE = SiteSpec(name="homepage", title="Homepage", create_app=create_app)
