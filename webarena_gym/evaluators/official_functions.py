@@ -24,6 +24,7 @@ from typing import Any
 from urllib.parse import urlencode, urlparse
 
 from ..errors import SiteUnavailableError, TaskDataError
+from ..tasks.task import OR_SEPARATOR, alternatives_of
 from ..webarena_sites import site_urls_from_environment
 from .functions import EvaluationPage, register_function
 
@@ -196,13 +197,13 @@ def _order_cells(page: EvaluationPage, kind: str) -> list[str]:
 @register_function("shopping_get_order_product_name_list")
 def shopping_get_order_product_name_list(page: EvaluationPage) -> str:
     """Names of the products on an order page, as ``" |OR| "`` alternatives."""
-    return " |OR| ".join(_order_cells(page, "name"))
+    return OR_SEPARATOR.join(_order_cells(page, "name"))
 
 
 @register_function("shopping_get_order_product_quantity")
 def shopping_get_order_product_quantity(page: EvaluationPage, sku: str) -> str:
     """Ordered quantity of ``sku`` (which may list ``" |OR| "`` alternatives) on an order page; "0" if absent."""
-    wanted = sku.split(" |OR| ")
+    wanted = alternatives_of(sku)
     for product_sku, quantity in zip(_order_cells(page, "sku"), _order_cells(page, "qty"), strict=False):
         if product_sku.strip() in wanted:
             digits = "".join(c for c in quantity if c.isdigit())

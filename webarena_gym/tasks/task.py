@@ -32,8 +32,28 @@ _PLACEHOLDER_RE = re.compile(
 )
 
 EVAL_TYPES = ("string_match", "url_match", "program_html")
+#: Separates the alternatives inside one reference (a must_include item, a reference URL).
+OR_SEPARATOR = " |OR| "
 URL_NOTES = ("EXACT", "GOLD in PRED")
 _ANSWER_KINDS = ("exact_match", "must_include", "fuzzy_match")
+
+
+def any_of(*alternatives: str) -> str:
+    """One reference that any of ``alternatives`` satisfies (duplicates dropped, order kept).
+
+    >>> any_of("1,234.56", "1234.56"), any_of("27.49", "27.49")
+    ('1,234.56 |OR| 1234.56', '27.49')
+    """
+    return OR_SEPARATOR.join(dict.fromkeys(alternatives))
+
+
+def alternatives_of(reference: str) -> list[str]:
+    """The alternatives of one reference (itself when it has none).
+
+    >>> alternatives_of("a |OR| b")
+    ['a', 'b']
+    """
+    return reference.split(OR_SEPARATOR)
 
 
 class _Context:

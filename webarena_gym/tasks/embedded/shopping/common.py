@@ -30,13 +30,6 @@ family = partial(single_site_family, "shopping", start_url=SHOPPING)
 answer = partial(string_match_eval, string_note="")
 
 
-def money(cents: int) -> str:
-    """A price as must_include wants it: ``27.49``, or ``1,234.56 |OR| 1234.56`` from a thousand on."""
-    plain = f"{cents / 100:.2f}"
-    grouped = f"{cents / 100:,.2f}"
-    return plain if plain == grouped else f"{grouped} |OR| {plain}"
-
-
 # -- queries -----------------------------------------------------------------------------
 
 
