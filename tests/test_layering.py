@@ -22,7 +22,7 @@ PACKAGES = ("webarena_gym", "trainers")
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("webarena_gym.errors",),
     ("webarena_gym.spaces", "webarena_gym.observation", "webarena_gym.actions", "webarena_gym.webarena_sites"),
-    ("webarena_gym.tasks", "webarena_gym.tasks.task", "webarena_gym.tasks.official"),
+    ("webarena_gym.tasks", "webarena_gym.tasks.task", "webarena_gym.tasks.suites", "webarena_gym.tasks.official"),
     ("webarena_gym.sites",),
     ("webarena_gym.backends",),
     ("webarena_gym.evaluators",),

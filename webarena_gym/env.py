@@ -22,17 +22,18 @@ from typing import Any
 import gymnasium as gym
 
 from .actions import MAX_ACTION_CHARS, Action, describe_actions, parse_action
+from .backends import check_backend
 from .backends.base import Backend
 from .errors import ConfigurationError, InvalidActionError, UnknownTaskError
 from .observation import DEFAULT_MAX_CHARS, PageObservation
 from .spaces import UnicodeText
-from .tasks.loading import SUITES, load_tasks, resolve_suite
+from .tasks.loading import load_tasks
+from .tasks.suites import SUITES, resolve_suite
 from .tasks.task import Task
 from .webarena_sites import site_urls_from_environment
 
 logger = logging.getLogger(__name__)
 
-BACKENDS = ("direct", "playwright")
 #: Step limits used by WebAgent-R1: 15 interactions in training, 30 in evaluation.
 DEFAULT_MAX_STEPS = 15
 _embedded_default_announced = False
@@ -129,8 +130,7 @@ class WebArenaEnv(gym.Env[str, str]):
             _announce_embedded_default()
         if backend is None:
             backend = "direct" if suite == "embedded" else "playwright"
-        if backend not in BACKENDS:
-            raise ConfigurationError(f"backend must be one of {BACKENDS}, got {backend!r}.")
+        check_backend(backend)
         if backend == "direct" and suite != "embedded":
             raise ConfigurationError(
                 "The direct backend only runs the embedded sites; the real WebArena sites need "

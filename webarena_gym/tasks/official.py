@@ -24,6 +24,7 @@ from pathlib import Path
 
 from ..errors import ConfigurationError, TaskDataError
 from ..webarena_sites import site_urls_from_environment
+from .suites import check_split
 from .task import Task
 
 logger = logging.getLogger(__name__)
@@ -38,7 +39,6 @@ OFFICIAL_DATA = {
     ),
     "webarena": ("libwebarena", "webarena/test.raw.json", "webarena", "pip install libwebarena"),
 }
-SPLITS = ("test", "train")
 #: The sizes the official files must give (a different count means a different data release).
 SPLIT_SIZES = {"test": 165, "train": 647}
 
@@ -103,8 +103,7 @@ def load_official_tasks(
     >>> len(tasks), tasks[0].task_id, tasks[0].old_task_id
     (165, 0, 4)
     """
-    if split not in SPLITS:
-        raise ConfigurationError(f"split must be one of {SPLITS}, got {split!r}.")
+    check_split(split)
     lite_file = Path(
         path if split == "test" and path is not None else lite_path or official_data_path("webarena-lite")
     )

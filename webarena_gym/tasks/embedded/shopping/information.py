@@ -75,7 +75,7 @@ def _rating_instances(conn):
     clear = [row for row in rated if abs(row["average"] - math.floor(row["average"]) - 0.5) > 1e-9]
     for row in pick(clear, 20, salt=3):
         stars = math.floor(row["average"] + 0.5)
-        yield {"product": row["name"]}, answer(must_include=[any_of(str(rating_percent(row['average'])), stars)])
+        yield {"product": row["name"]}, answer(must_include=[any_of(str(rating_percent(row['average'])), str(stars))])
 
 
 def _rating_solve(ctx) -> Iterator[str]:
