@@ -10,8 +10,8 @@ from ..errors import InvalidActionError
 
 if TYPE_CHECKING:
     from ..actions import Action
-    from ..evaluators.functions import EvaluationPage
     from ..observation import Element, PageObservation
+    from .page import EvaluationPage
 
 
 @dataclass(frozen=True)

@@ -18,13 +18,14 @@ import lxml.html
 from werkzeug.test import EnvironBuilder, run_wsgi_app
 
 from ..actions import Action
+from ..dom import evaluate_locator_on_html
 from ..errors import InvalidActionError, SiteUnavailableError
-from ..evaluators.functions import EvaluationPage
 from ..observation import UI_SELECT, Element, PageObservation, parse_html, simplify_document
 from ..sites.spec import SITE_MODULES, app_for, default_base_url
 from ..sites.webapp import SITE_URLS_KEY, WORLD_KEY, login_cookie
 from ..sites.world import World
 from .base import SiteMap
+from .page import EvaluationPage
 
 logger = logging.getLogger(__name__)
 
@@ -390,6 +391,4 @@ class _DirectEvaluationPage:
         return self._html
 
     def evaluate_locator(self, locator: str) -> str:
-        from ..evaluators.locators import evaluate_locator_on_html
-
         return evaluate_locator_on_html(self._html, locator)

@@ -23,10 +23,11 @@ import urllib.request
 from typing import Any
 from urllib.parse import urlencode, urlparse
 
+from ..backends.page import EvaluationPage
 from ..errors import SiteUnavailableError, TaskDataError
 from ..tasks.task import OR_SEPARATOR, alternatives_of
 from ..webarena_sites import site_urls_from_environment
-from .functions import EvaluationPage, register_function
+from .functions import register_function
 
 #: WebArena's store administrator account (the same for the REST API).
 SHOPPING_ADMIN_ACCOUNT = ("admin", "admin1234")

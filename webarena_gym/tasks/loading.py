@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .embedded import all_families
 from .suites import check_split
 from .task import Task
 
@@ -12,6 +13,8 @@ def load_tasks(
     suite: str, split: str, *, site_urls: dict[str, str], tasks: list[Any] | None = None
 ) -> list[Task]:
     """Tasks of a suite and split with their URL placeholders resolved against ``site_urls``."""
+    if suite == "embedded":
+        all_families()  # the families register the func: helpers their tasks name
     if tasks is not None:
         loaded = [t if isinstance(t, Task) else Task.from_dict(t) for t in tasks]
         return [t.resolve(site_urls) for t in loaded]

@@ -9,7 +9,8 @@ from collections.abc import Iterator
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from ....evaluators.functions import EvaluationPage, register_function
+from ....backends.page import EvaluationPage
+from ....evaluators.functions import register_function
 from ....sites.shopping.data import DEFAULT_EMAIL
 from ...families import single_site_family, string_match_eval
 

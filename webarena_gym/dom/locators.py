@@ -9,7 +9,7 @@ our embedded tasks use (every distinct locator form in the official data is supp
   ``getElementsByClassName`` / ``TagName``, ``document.body``; the same methods on
   elements; ``.children``, ``.firstElementChild``, ``.lastElementChild``, ``.firstChild``,
   ``.lastChild``, ``.parentElement``, sibling links;
-- values: ``.outerText`` / ``.innerText`` (rendered like a browser, see :mod:`.dom_text`),
+- values: ``.outerText`` / ``.innerText`` (rendered like a browser, see :mod:`.text`),
   ``.textContent``, ``.value``, ``.selectedIndex``, ``.checked``, ``.getAttribute(name)``,
   ``.className``, ``.id``, ``.title``, ``.href``, ``.innerHTML``...;
 - JavaScript glue: string literals, ``+``, ``||``, ``&&``, ``!``, ``===``, ``? :``, optional
@@ -31,7 +31,7 @@ from typing import Any
 
 from lxml import html
 
-from . import dom_text
+from . import text as dom_text
 from .locator_syntax import (
     UNDEFINED,
     Arrow,
