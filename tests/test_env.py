@@ -11,8 +11,8 @@ from gymnasium.utils.env_checker import check_env
 import webarena_gym
 from webarena_gym import env as env_module
 from webarena_gym.errors import ConfigurationError, UnknownTaskError
+from webarena_gym.oracle_runner import play
 from webarena_gym.tasks.embedded_suite import embedded_tasks, family_of
-from webarena_gym.tasks.oracle import play
 
 WA_VARIABLES = ["WA_SHOPPING", "WA_SHOPPING_ADMIN", "WA_REDDIT", "WA_GITLAB", "WA_MAP", "WA_WIKIPEDIA", "WA_HOMEPAGE",
                 "SHOPPING", "SHOPPING_ADMIN", "REDDIT", "GITLAB", "MAP", "WIKIPEDIA", "HOMEPAGE"]

@@ -8,6 +8,7 @@ from collections import Counter
 import pytest
 
 from webarena_gym.env import WebArenaEnv
+from webarena_gym.oracle_runner import play
 from webarena_gym.tasks.embedded import all_families
 from webarena_gym.tasks.embedded_suite import (
     TEST_QUOTA,
@@ -15,7 +16,7 @@ from webarena_gym.tasks.embedded_suite import (
     family_of,
     family_task_ids,
 )
-from webarena_gym.tasks.oracle import OracleError, play
+from webarena_gym.tasks.oracle import OracleError
 from webarena_gym.webarena_sites import site_group
 
 
