@@ -45,7 +45,6 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 KNOWN_VIOLATIONS: frozenset[tuple[str, str]] = frozenset({
     # imports that close a cycle inside a layer
     ("webarena_gym.sites.shopping_admin.views_sales", "webarena_gym.sites.shopping_admin.views_order_actions"),
-    ("webarena_gym.docker_sites.configure", "webarena_gym.docker_sites.standby"),
 })
 
 
