@@ -23,7 +23,7 @@ import gymnasium as gym
 
 from .actions import MAX_ACTION_CHARS, Action, describe_actions, parse_action
 from .backends import check_backend
-from .backends.base import Backend
+from .backends.base import Backend, check_action
 from .errors import ConfigurationError, InvalidActionError, UnknownTaskError
 from .observation import DEFAULT_MAX_CHARS, PageObservation
 from .spaces import UnicodeText
@@ -335,7 +335,7 @@ class WebArenaEnv(gym.Env[str, str]):
                     else f"There is no element {action.element}: this page has no interactive elements."
                 )
         before = self.backend.url
-        self.backend.execute(action, element)
+        self.backend.execute(check_action(action, element), element)
         if self.backend.url != before:
             self._scroll = 0
 

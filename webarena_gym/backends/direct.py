@@ -282,8 +282,6 @@ class DirectBackend:
         self._page = None
 
     def _type(self, node: lxml.html.HtmlElement, element: Element, text: str) -> None:
-        if not element.is_text_field():
-            raise InvalidActionError(f"Element {element.id} is a {element.input_type}, not a text field; Type needs one.")
         self._set_text(node, text)
         self._edited[element.key] = ("text", text)
         self._focused = element.key
@@ -299,23 +297,18 @@ class DirectBackend:
             node.set("value", text)
 
     def _select(self, node: lxml.html.HtmlElement, element: Element, option_text: str) -> None:
+        """Select the option ``check_action`` matched (spelled as the observation shows it)."""
         if element.widget == UI_SELECT:
             raise InvalidActionError(
                 f"Dropdown {element.id} is a scripted widget (Magento ui-select); choosing from it needs a browser "
                 "(backend='playwright')."
             )
-        if node.tag != "select":
-            raise InvalidActionError(f"Element {element.id} is a {element.input_type}, not a dropdown.")
         options = list(node.iter("option"))
-        wanted = option_text.strip()
-        match = [o for o in options if _text(o) == wanted] or [o for o in options if _text(o).lower() == wanted.lower()]
-        if not match:
-            choices = ", ".join(repr(_text(o)) for o in options)
-            raise InvalidActionError(f"Dropdown {element.id} has no option {option_text!r}; options: {choices}.")
+        chosen = next(o for o in options if _text(o) == option_text)
         for option in options:
             option.attrib.pop("selected", None)
-        match[0].set("selected", "")
-        self._edited[element.key] = ("selected", _text(match[0]))
+        chosen.set("selected", "")
+        self._edited[element.key] = ("selected", option_text)
         self._focused = element.key
         self._page = None
 
