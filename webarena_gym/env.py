@@ -217,8 +217,8 @@ class WebArenaEnv(gym.Env[str, str]):
         started = time.perf_counter()
         if self.world is not None:
             self.world.reset()
-        login = _logins(task) if task.require_login else {}
-        self.backend.start(task.start_url, allowed_sites=tuple(task.sites), login=login, storage_state=task.storage_state)
+        self.backend.start(task.start_url, allowed_sites=tuple(task.sites),
+                           logged_in=tuple(task.sites) if task.require_login else (), storage_state=task.storage_state)
         self._steps, self._scroll, self._done, self._final_reward = 0, 0, False, 0.0
         self._page = self.backend.observe()
         self._capture()
@@ -443,20 +443,6 @@ def _unknown_task_message(task_id: Any, tasks: list[Task], suite: str, split: st
         f"Unknown task id {task_id!r} in the {suite} {split} split ({len(ids)} tasks; valid ids: {shown}). "
         "`webarena-gym tasks list` prints them all."
     )
-
-
-def _logins(task: Task) -> dict[str, str]:
-    from .sites.spec import get_site
-
-    logins = {}
-    for site in task.sites:
-        try:
-            spec = get_site(site)
-        except ConfigurationError:
-            continue
-        if spec.default_user:
-            logins[site] = spec.default_user[0]
-    return logins
 
 
 __all__ = ["WebArenaEnv", "SUITES"]

@@ -33,7 +33,7 @@ class Browser:
         self.page = PageObservation(text="")
 
     def open(self, name: str) -> PageObservation:
-        self.backend.start(f"{self.base_url}/{name}", allowed_sites=(SITE,), login={})
+        self.backend.start(f"{self.base_url}/{name}", allowed_sites=(SITE,))
         return self.observe()
 
     def observe(self) -> PageObservation:

@@ -110,10 +110,12 @@ class Backend(Protocol):
     def url(self) -> str:
         """The current page's URL."""
 
-    def start(self, start_url: str, *, allowed_sites: tuple[str, ...], login: dict[str, str],
+    def start(self, start_url: str, *, allowed_sites: tuple[str, ...], logged_in: tuple[str, ...] = (),
               storage_state: str | None = None) -> None:
-        """Begin an episode: a fresh session, logged in as ``login[site]`` (or from the task's
-        saved ``storage_state`` on the real sites), at ``start_url``."""
+        """Begin an episode at ``start_url`` in a fresh session that may visit ``allowed_sites``
+        and is logged in on the sites ``logged_in`` names: as WebArena's account of each site on
+        the embedded sites, from the saved login states (the task's ``storage_state`` file when
+        there is one) on the real sites."""
 
     def observe(self) -> PageObservation:
         """The current page, simplified."""

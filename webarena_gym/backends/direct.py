@@ -22,7 +22,7 @@ from ..dom import evaluate_locator_on_html
 from ..errors import InvalidActionError, SiteUnavailableError
 from ..observation import UI_SELECT, Element, PageObservation, parse_html, simplify_document
 from ..sites.spec import SITE_MODULES, app_for, default_base_url
-from ..sites.webapp import SITE_URLS_KEY, WORLD_KEY, login_cookie
+from ..sites.webapp import SITE_URLS_KEY, WORLD_KEY, default_login_cookies
 from ..sites.world import World
 from .base import SiteMap
 from .page import EvaluationPage
@@ -70,13 +70,10 @@ class DirectBackend:
     def url(self) -> str:
         return self._url
 
-    def start(self, start_url: str, *, allowed_sites: tuple[str, ...], login: dict[str, str],
+    def start(self, start_url: str, *, allowed_sites: tuple[str, ...], logged_in: tuple[str, ...] = (),
               storage_state: str | None = None) -> None:
         self._sites = self._sites.for_task(allowed_sites)
-        self._cookies = {}
-        for site, user in login.items():
-            name, value = login_cookie(site, user)
-            self._cookies[name] = value
+        self._cookies = dict(default_login_cookies(logged_in))
         self._history, self._form_state, self._position = [], [], -1
         self._navigate("GET", start_url, check=False)
 
@@ -110,7 +107,8 @@ class DirectBackend:
         raise InvalidActionError(f"{name} is not supported by the direct backend.")
 
     def evaluation_page(self) -> EvaluationPage:
-        return _DirectEvaluationPage(self)
+        html = lxml.html.tostring(self._root, encoding="unicode") if self._root is not None else ""
+        return _DirectEvaluationPage(self._url, html, self.world, self._sites.urls, self.fetch)
 
     def close(self) -> None:
         self._cookies.clear()
@@ -358,12 +356,19 @@ def _text(node: lxml.html.HtmlElement) -> str:
 
 
 class _DirectEvaluationPage:
-    """The direct backend's final page, as the evaluators see it."""
+    """The direct backend's final page, as the evaluators see it.
 
-    def __init__(self, backend: DirectBackend):
-        self._backend = backend
-        self._url = backend.url
-        self._html = lxml.html.tostring(backend._root, encoding="unicode") if backend._root is not None else ""
+    Args:
+        url, html: The final page.
+        world: The episode's world.
+        site_urls: Base URL per site.
+        fetch: The backend's :meth:`DirectBackend.fetch`, for program_html targets on other pages.
+    """
+
+    def __init__(self, url: str, html: str, world: World, site_urls: dict[str, str],
+                 fetch: Callable[[str, str], tuple[str, int, str]]):
+        self._url, self._html = url, html
+        self._world, self._site_urls, self._fetch = world, site_urls, fetch
 
     @property
     def url(self) -> str:
@@ -371,14 +376,14 @@ class _DirectEvaluationPage:
 
     @property
     def world(self) -> World:
-        return self._backend.world
+        return self._world
 
     @property
     def site_urls(self) -> dict[str, str]:
-        return self._backend.sites.urls
+        return self._site_urls
 
     def goto(self, url: str) -> None:
-        self._url, _status, self._html = self._backend.fetch("GET", url)
+        self._url, _status, self._html = self._fetch("GET", url)
 
     def content(self) -> str:
         return self._html
