@@ -42,9 +42,9 @@ _embedded_default_announced = False
 class Timings(Mapping):
     """Wall-clock seconds of the parts of a step (``action_s``, ``observation_s``, ``evaluation_s``, ``reset_s``).
 
-    A read-only mapping whose equality ignores the measured values: two runs of the
-    same seed and actions give equal infos (what ``check_env`` and reproducibility
-    tests compare), although no two timings are the same.
+    A read-only mapping (equal to another with the same seconds) that prints in milliseconds.
+    No two runs measure the same seconds: an env made with ``record_timings=False`` leaves
+    them out of its infos, so that two runs of the same seed and actions give equal infos.
     """
 
     def __init__(self, seconds: dict[str, float]):
@@ -58,11 +58,6 @@ class Timings(Mapping):
 
     def __len__(self) -> int:
         return len(self._seconds)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Timings) and self._seconds.keys() == other._seconds.keys()
-
-    __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
         return "Timings(" + ", ".join(f"{k}={v * 1e3:.1f}ms" for k, v in self._seconds.items()) + ")"
@@ -99,6 +94,10 @@ class WebArenaEnv(gym.Env[str, str]):
             Playwright browser server (``python -m playwright launch-server --browser chromium``) or the
             ``http://`` endpoint of a Chromium with ``--remote-debugging-port``. Default: ``$WA_BROWSER_WS``,
             else Chromium is launched on this machine.
+        record_screenshots: Playwright backend: a PNG of the viewport (base64) in every info.
+        record_timings: Wall-clock seconds of each step's parts in ``info["timings"]``. No two runs
+            measure the same seconds; False leaves them out, so that two runs of the same seed
+            and actions give equal infos (what ``check_env``'s determinism check compares).
 
     >>> env = WebArenaEnv(suite="embedded", split="test")  # doctest: +SKIP
     >>> observation, info = env.reset(seed=0)               # doctest: +SKIP
@@ -122,6 +121,7 @@ class WebArenaEnv(gym.Env[str, str]):
         render_mode: str | None = None,
         step_timeout: float = 60.0,
         record_screenshots: bool = False,
+        record_timings: bool = True,
         browser_endpoint: str | None = None,
     ):
         chosen_by_default = suite is None and tasks is None
@@ -160,6 +160,7 @@ class WebArenaEnv(gym.Env[str, str]):
 
         self.evaluation = check_evaluation_mode(evaluation)
         self.record_screenshots = bool(record_screenshots)
+        self.record_timings = bool(record_timings)
         self._screenshot: str | None = None
 
         if suite == "webarena-lite" and not (site_urls or site_urls_from_environment()):
@@ -224,7 +225,7 @@ class WebArenaEnv(gym.Env[str, str]):
         self._capture()
         observation = self._render_observation(None)
         info = self._base_info()
-        info.update(last_action="", last_action_error="", timings=Timings({"reset_s": time.perf_counter() - started}))
+        info.update(last_action="", last_action_error="", **self._timings({"reset_s": time.perf_counter() - started}))
         self._info = info
         return observation, dict(info)
 
@@ -271,7 +272,7 @@ class WebArenaEnv(gym.Env[str, str]):
             last_action_error=error,
             reward_components=components,
             answer=answer,
-            timings=Timings(timings),
+            **self._timings(timings),
         )
         self._info = info
         return observation, reward, terminated, truncated, dict(info)
@@ -295,7 +296,7 @@ class WebArenaEnv(gym.Env[str, str]):
             self._done = True
             self._final_reward, components = self._evaluate(None)
             self._info = dict(self._base_info(), last_action="", last_action_error="", reward_components=components,
-                              answer=None, episode_end_reason=reason, timings=Timings({}))
+                              answer=None, episode_end_reason=reason, **self._timings({}))
         return self._final_reward, copy.deepcopy(self._info)
 
     @property
@@ -379,6 +380,9 @@ class WebArenaEnv(gym.Env[str, str]):
         if self.record_screenshots:
             png = self.backend.screenshot()
             self._screenshot = base64.b64encode(png).decode("ascii") if png else None
+
+    def _timings(self, seconds: dict[str, float]) -> dict[str, Timings]:
+        return {"timings": Timings(seconds)} if self.record_timings else {}
 
     def _base_info(self) -> dict[str, Any]:
         task = self.task
