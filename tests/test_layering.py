@@ -40,13 +40,6 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("webarena_gym.cli", "webarena_gym.eval_commands", "webarena_gym"),
 )
 
-#: Imports that break the rules today, each to be removed with the fix that makes it
-#: unnecessary. A listed import that no longer exists fails the test, so the list only shrinks.
-KNOWN_VIOLATIONS: frozenset[tuple[str, str]] = frozenset({
-    # imports that close a cycle inside a layer
-})
-
-
 def module_files() -> dict[str, Path]:
     """Every module of the packages, by dotted name (a package by its ``__init__``)."""
     modules = {}
@@ -148,9 +141,12 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return found
 
 
-def test_every_module_has_a_layer():
-    unplaced = sorted(m for m in module_files() if layer_of(m) is None)
+def test_every_module_has_a_layer_and_every_layer_entry_a_module():
+    modules = module_files()
+    unplaced = sorted(m for m in modules if layer_of(m) is None)
     assert not unplaced, f"Put these modules in a layer of LAYERS: {unplaced}"
+    stale = [p for layer in LAYERS for p in layer if not any(m == p or m.startswith(p + ".") for m in modules)]
+    assert not stale, f"LAYERS names modules that do not exist: {stale}"
 
 
 def test_imports_only_point_up_the_data_flow():
@@ -159,7 +155,7 @@ def test_imports_only_point_up_the_data_flow():
         (importer, imported)
         for importer, targets in graph.items()
         for imported in targets
-        if layer_of(imported) > layer_of(importer) and (importer, imported) not in KNOWN_VIOLATIONS
+        if layer_of(imported) > layer_of(importer)
     )
     assert not back_edges, "Imports against the data flow (importer -> imported):\n" + "\n".join(
         f"  {a} (layer {layer_of(a)}) -> {b} (layer {layer_of(b)})" for a, b in back_edges
@@ -167,17 +163,8 @@ def test_imports_only_point_up_the_data_flow():
 
 
 def test_no_import_cycles():
-    graph = import_graph()
-    allowed = {a: {b for b in targets if (a, b) not in KNOWN_VIOLATIONS} for a, targets in graph.items()}
-    found = cycles(allowed)
+    found = cycles(import_graph())
     assert not found, "Import cycles:\n" + "\n".join("  " + " <-> ".join(c) for c in found)
-
-
-def test_known_violations_still_exist():
-    """A fixed violation leaves the list, so the list can only shrink."""
-    graph = import_graph()
-    gone = sorted(edge for edge in KNOWN_VIOLATIONS if edge[1] not in graph.get(edge[0], ()))
-    assert not gone, f"These imports are gone: remove them from KNOWN_VIOLATIONS: {gone}"
 
 
 def test_the_walk_sees_what_the_rules_forbid():
