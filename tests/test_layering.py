@@ -18,7 +18,9 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("webarena_gym", "trainers")
 
 #: The layers, in data-flow order: a module belongs to the entry whose name is its
-#: longest prefix, and imports only its own layer and the ones above it.
+#: longest prefix, and imports only its own layer and the ones above it. DESIGN.md's list,
+#: made precise: the task data (Task, suites, official loaders) comes before the sites, the
+#: task families after the evaluators, and the command line last.
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("webarena_gym.errors",),
     ("webarena_gym.spaces", "webarena_gym.observation", "webarena_gym.actions", "webarena_gym.webarena_sites",
@@ -33,12 +35,14 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("webarena_gym.env",),
     ("webarena_gym.prompts", "webarena_gym.wrappers", "webarena_gym.vector", "webarena_gym.vector_workers",
      "webarena_gym.worker_loop", "webarena_gym.integrations"),
-    ("webarena_gym.demos", "webarena_gym.oracle_runner", "webarena_gym.evaluation", "webarena_gym.report", "webarena_gym.docker_sites"),
+    ("webarena_gym.demos", "webarena_gym.oracle_runner", "webarena_gym.evaluation", "webarena_gym.report",
+     "webarena_gym.docker_sites"),
     ("trainers",),
     # the command line (`webarena-gym eval` loads a local model through trainers) and the
     # package's front door (registration, make_vec) may reach anything
     ("webarena_gym.cli", "webarena_gym.eval_commands", "webarena_gym"),
 )
+
 
 def module_files() -> dict[str, Path]:
     """Every module of the packages, by dotted name (a package by its ``__init__``)."""
