@@ -30,8 +30,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import webarena_gym  # noqa: E402
 from webarena_gym.env import WebArenaEnv  # noqa: E402
+from webarena_gym.oracle_runner import play  # noqa: E402
 from webarena_gym.tasks.embedded_suite import embedded_tasks, family_of  # noqa: E402
-from webarena_gym.tasks.oracle import play  # noqa: E402
 from webarena_gym.vector_workers import default_worker_count  # noqa: E402
 
 

@@ -31,7 +31,7 @@ def main() -> None:
     context = OracleContext(task.to_dict())
     oracle = family_of(args.task_id, "test").solve(context)
     for turn in range(3):
-        context._update(env.unwrapped.render() or "", info, env.unwrapped.page)
+        context.update(env.unwrapped.render() or "", info, env.unwrapped.page)
         action = next(oracle)
         prompt, reward, terminated, truncated, info = env.step(action)
         print(f"turn {turn + 1}: {action}  ->  context {info['context_chars']:,} chars, per message {info['turn_chars']}")

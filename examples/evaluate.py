@@ -41,7 +41,7 @@ def main() -> None:
     parser = HfArgumentParser((EvaluationArguments, AgentArguments))
     parser.set_defaults(split="test", max_turns=30)  # WebArena-Lite's evaluation setting
     args, agent = parser.parse_args_into_dataclasses()
-    agent._validate_agent()
+    agent.validate_agent()
     columns = {}
     for index, path in enumerate(args.model):
         set_seed(args.seed)

@@ -16,6 +16,9 @@ from typing import Any
 
 from trl import GRPOConfig, SFTConfig
 
+from webarena_gym.backends import check_backend
+from webarena_gym.tasks.suites import check_split, check_suite
+
 logger = logging.getLogger(__name__)
 
 LAYOUTS = ("turn", "trajectory")
@@ -66,13 +69,12 @@ class AgentArguments:
         default=0, metadata={"help": "Past observations kept in full in the context (0 = WebAgent-R1's compression)."}
     )
 
-    def _validate_agent(self) -> None:
-        if self.suite not in ("embedded", "webarena-lite"):
-            raise ValueError(f"suite must be 'embedded' or 'webarena-lite', got {self.suite!r}.")
-        if self.split not in ("train", "test"):
-            raise ValueError(f"split must be 'train' or 'test', got {self.split!r}.")
-        if self.backend not in (None, "direct", "playwright"):
-            raise ValueError(f"backend must be None, 'direct' or 'playwright', got {self.backend!r}.")
+    def validate_agent(self) -> None:
+        """Reject settings no env accepts (a :class:`ValueError` that says what is expected)."""
+        check_suite(self.suite)
+        check_split(self.split)
+        if self.backend is not None:
+            check_backend(self.backend)
         if not isinstance(self.max_turns, int) or self.max_turns < 1:
             raise ValueError(f"max_turns must be a positive integer (15 in WebAgent-R1 training), got {self.max_turns!r}.")
         if not isinstance(self.max_observation_chars, int) or self.max_observation_chars < 200:
@@ -187,7 +189,7 @@ class BCConfig(AgentArguments, LoraArguments, MachineDefaults, SFTConfig):
     completion_only_loss: bool | None = field(default=True, metadata={"help": "Loss on the action tokens only."})
 
     def __post_init__(self) -> None:
-        self._validate_agent()
+        self.validate_agent()
         self._validate_lora()
         if self.completion_only_loss is False:
             raise ValueError(
@@ -241,7 +243,7 @@ class MultiTurnGRPOConfig(AgentArguments, LoraArguments, MachineDefaults, GRPOCo
     max_completion_length: int | None = field(default=128, metadata={"help": "Tokens per turn."})
 
     def __post_init__(self) -> None:
-        self._validate_agent()
+        self.validate_agent()
         self._validate_lora()
         if self.layout not in LAYOUTS:
             raise ValueError(f"layout must be one of {LAYOUTS}, got {self.layout!r}.")

@@ -20,7 +20,9 @@ import sys
 import time
 from collections.abc import Sequence
 
+from .backends import BACKENDS
 from .errors import WebArenaGymError
+from .tasks.suites import SPLITS, SUITES
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -53,28 +55,28 @@ def build_parser() -> argparse.ArgumentParser:
     tasks = commands.add_parser("tasks", help="list or show tasks")
     task_commands = tasks.add_subparsers(title="tasks commands")
     listing = task_commands.add_parser("list", help="one task per line: id, sites, intent")
-    listing.add_argument("--suite", default="embedded", choices=["embedded", "webarena-lite"])
-    listing.add_argument("--split", default="test", choices=["test", "train"])
+    listing.add_argument("--suite", default="embedded", choices=SUITES)
+    listing.add_argument("--split", default="test", choices=SPLITS)
     listing.set_defaults(handler=_tasks_list)
     stats = task_commands.add_parser("stats", help="task counts per site and evaluator")
-    stats.add_argument("--suite", default="embedded", choices=["embedded", "webarena-lite"])
+    stats.add_argument("--suite", default="embedded", choices=SUITES)
     stats.set_defaults(handler=_tasks_stats)
     show = task_commands.add_parser("show", help="one task as JSON")
     show.add_argument("task_id", type=int)
-    show.add_argument("--suite", default="embedded", choices=["embedded", "webarena-lite"])
-    show.add_argument("--split", default=None, choices=["test", "train"], help="default: search both")
+    show.add_argument("--suite", default="embedded", choices=SUITES)
+    show.add_argument("--split", default=None, choices=SPLITS, help="default: search both")
     show.set_defaults(handler=_tasks_show)
 
     demos = commands.add_parser("demos", help="record oracle demonstrations (JSONL) for behaviour cloning")
-    demos.add_argument("--split", default="train", choices=["test", "train"])
+    demos.add_argument("--split", default="train", choices=SPLITS)
     demos.add_argument("--out", required=True, help="output JSONL path")
-    demos.add_argument("--backend", default="direct", choices=["direct", "playwright"])
+    demos.add_argument("--backend", default="direct", choices=BACKENDS)
     demos.add_argument("--limit", type=int, default=None, help="only the first N tasks")
     demos.set_defaults(handler=_demos)
 
     baseline = commands.add_parser("baseline", help="oracle and random agent on the embedded suite, success per site")
-    baseline.add_argument("--split", default="test", choices=["test", "train"])
-    baseline.add_argument("--backend", default="direct", choices=["direct", "playwright"])
+    baseline.add_argument("--split", default="test", choices=SPLITS)
+    baseline.add_argument("--backend", default="direct", choices=BACKENDS)
     baseline.add_argument("--max-steps", type=int, default=30, help="step limit (30: the evaluation budget)")
     baseline.set_defaults(handler=_baseline)
 
@@ -112,9 +114,9 @@ def _add_serve_env_command(commands) -> None:
     serve_env.add_argument("--host", default="127.0.0.1", help="interface to bind (default: loopback)")
     serve_env.add_argument("--port", type=int, default=8000)
     serve_env.add_argument("--max-sessions", type=int, default=8, help="concurrent sessions (each has its own world)")
-    serve_env.add_argument("--suite", default="embedded", choices=["embedded", "webarena-lite"])
-    serve_env.add_argument("--split", default="test", choices=["test", "train"])
-    serve_env.add_argument("--backend", default=None, choices=["direct", "playwright"])
+    serve_env.add_argument("--suite", default="embedded", choices=SUITES)
+    serve_env.add_argument("--split", default="test", choices=SPLITS)
+    serve_env.add_argument("--backend", default=None, choices=BACKENDS)
     serve_env.add_argument("--max-steps", type=int, default=15, help="step limit of an episode")
     serve_env.set_defaults(handler=_serve_env)
 
@@ -141,7 +143,7 @@ def _load(suite: str, split: str):
 
         urls = {name: default_base_url(name) for name in SITE_MODULES}
     else:
-        from .tasks.official import site_urls_from_environment
+        from .webarena_sites import site_urls_from_environment
 
         urls = site_urls_from_environment()
     return load_tasks(suite, split, site_urls=urls)
@@ -156,13 +158,15 @@ def _tasks_list(args: argparse.Namespace) -> int:
 def _tasks_stats(args: argparse.Namespace) -> int:
     from collections import Counter
 
+    from .webarena_sites import site_group
+
     columns = ["string_match", "url_match", "program_html", "N/A"]
     print(f"{'split':<6}{'site':<16}{'tasks':>6}" + "".join(f"{c:>14}" for c in columns))
-    for split in ("test", "train"):
+    for split in SPLITS:
         tasks = _load(args.suite, split)
         groups: dict[str, list] = {}
         for task in tasks:
-            groups.setdefault(task.sites[0] if len(task.sites) == 1 else "multisite", []).append(task)
+            groups.setdefault(site_group(task.sites), []).append(task)
         for site, members in sorted(groups.items()) + [("all", tasks)]:
             kinds = Counter(kind for t in members for kind in t.eval.eval_types)
             kinds["N/A"] = sum(1 for t in members if t.eval.reference_answers and t.eval.reference_answers.unachievable)
@@ -173,7 +177,7 @@ def _tasks_stats(args: argparse.Namespace) -> int:
 def _tasks_show(args: argparse.Namespace) -> int:
     from .errors import UnknownTaskError
 
-    for split in [args.split] if args.split else ["test", "train"]:
+    for split in [args.split] if args.split else SPLITS:
         for task in _load(args.suite, split):
             if task.task_id == args.task_id:
                 print(json.dumps(task.to_dict(), indent=2, ensure_ascii=False))

@@ -134,8 +134,8 @@ def record_oracle_demonstrations(
     from tqdm.auto import tqdm
 
     from .env import WebArenaEnv
+    from .oracle_runner import play
     from .tasks.embedded_suite import family_of
-    from .tasks.oracle import play
 
     env = WebArenaEnv(suite="embedded", split=split, backend=backend, task_ids=task_ids, max_steps=max_steps)
     try:

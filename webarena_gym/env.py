@@ -22,16 +22,18 @@ from typing import Any
 import gymnasium as gym
 
 from .actions import MAX_ACTION_CHARS, Action, describe_actions, parse_action
-from .backends.base import Backend
+from .backends import check_backend
+from .backends.base import Backend, check_action
 from .errors import ConfigurationError, InvalidActionError, UnknownTaskError
 from .observation import DEFAULT_MAX_CHARS, PageObservation
 from .spaces import UnicodeText
-from .tasks.loading import SUITES, load_tasks, resolve_suite
+from .tasks.loading import load_tasks
+from .tasks.suites import SUITES, resolve_suite
 from .tasks.task import Task
+from .webarena_sites import site_urls_from_environment
 
 logger = logging.getLogger(__name__)
 
-BACKENDS = ("direct", "playwright")
 #: Step limits used by WebAgent-R1: 15 interactions in training, 30 in evaluation.
 DEFAULT_MAX_STEPS = 15
 _embedded_default_announced = False
@@ -40,9 +42,9 @@ _embedded_default_announced = False
 class Timings(Mapping):
     """Wall-clock seconds of the parts of a step (``action_s``, ``observation_s``, ``evaluation_s``, ``reset_s``).
 
-    A read-only mapping whose equality ignores the measured values: two runs of the
-    same seed and actions give equal infos (what ``check_env`` and reproducibility
-    tests compare), although no two timings are the same.
+    A read-only mapping (equal to another with the same seconds) that prints in milliseconds.
+    No two runs measure the same seconds: an env made with ``record_timings=False`` leaves
+    them out of its infos, so that two runs of the same seed and actions give equal infos.
     """
 
     def __init__(self, seconds: dict[str, float]):
@@ -56,11 +58,6 @@ class Timings(Mapping):
 
     def __len__(self) -> int:
         return len(self._seconds)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Timings) and self._seconds.keys() == other._seconds.keys()
-
-    __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
         return "Timings(" + ", ".join(f"{k}={v * 1e3:.1f}ms" for k, v in self._seconds.items()) + ")"
@@ -97,6 +94,10 @@ class WebArenaEnv(gym.Env[str, str]):
             Playwright browser server (``python -m playwright launch-server --browser chromium``) or the
             ``http://`` endpoint of a Chromium with ``--remote-debugging-port``. Default: ``$WA_BROWSER_WS``,
             else Chromium is launched on this machine.
+        record_screenshots: Playwright backend: a PNG of the viewport (base64) in every info.
+        record_timings: Wall-clock seconds of each step's parts in ``info["timings"]``. No two runs
+            measure the same seconds; False leaves them out, so that two runs of the same seed
+            and actions give equal infos (what ``check_env``'s determinism check compares).
 
     >>> env = WebArenaEnv(suite="embedded", split="test")  # doctest: +SKIP
     >>> observation, info = env.reset(seed=0)               # doctest: +SKIP
@@ -120,6 +121,7 @@ class WebArenaEnv(gym.Env[str, str]):
         render_mode: str | None = None,
         step_timeout: float = 60.0,
         record_screenshots: bool = False,
+        record_timings: bool = True,
         browser_endpoint: str | None = None,
     ):
         chosen_by_default = suite is None and tasks is None
@@ -128,8 +130,7 @@ class WebArenaEnv(gym.Env[str, str]):
             _announce_embedded_default()
         if backend is None:
             backend = "direct" if suite == "embedded" else "playwright"
-        if backend not in BACKENDS:
-            raise ConfigurationError(f"backend must be one of {BACKENDS}, got {backend!r}.")
+        check_backend(backend)
         if backend == "direct" and suite != "embedded":
             raise ConfigurationError(
                 "The direct backend only runs the embedded sites; the real WebArena sites need "
@@ -159,9 +160,10 @@ class WebArenaEnv(gym.Env[str, str]):
 
         self.evaluation = check_evaluation_mode(evaluation)
         self.record_screenshots = bool(record_screenshots)
+        self.record_timings = bool(record_timings)
         self._screenshot: str | None = None
 
-        if suite == "webarena-lite" and not (site_urls or _configured_sites()):
+        if suite == "webarena-lite" and not (site_urls or site_urls_from_environment()):
             raise ConfigurationError(
                 "suite='webarena-lite' needs the real WebArena sites, and none is configured. Set WA_SHOPPING, "
                 "WA_SHOPPING_ADMIN, WA_REDDIT, WA_GITLAB, WA_MAP, WA_WIKIPEDIA and WA_HOMEPAGE (after "
@@ -216,14 +218,14 @@ class WebArenaEnv(gym.Env[str, str]):
         started = time.perf_counter()
         if self.world is not None:
             self.world.reset()
-        login = _logins(task) if task.require_login else {}
-        self.backend.start(task.start_url, allowed_sites=tuple(task.sites), login=login, storage_state=task.storage_state)
+        self.backend.start(task.start_url, allowed_sites=tuple(task.sites),
+                           logged_in=tuple(task.sites) if task.require_login else (), storage_state=task.storage_state)
         self._steps, self._scroll, self._done, self._final_reward = 0, 0, False, 0.0
         self._page = self.backend.observe()
         self._capture()
         observation = self._render_observation(None)
         info = self._base_info()
-        info.update(last_action="", last_action_error="", timings=Timings({"reset_s": time.perf_counter() - started}))
+        info.update(last_action="", last_action_error="", **self._timings({"reset_s": time.perf_counter() - started}))
         self._info = info
         return observation, dict(info)
 
@@ -270,7 +272,7 @@ class WebArenaEnv(gym.Env[str, str]):
             last_action_error=error,
             reward_components=components,
             answer=answer,
-            timings=Timings(timings),
+            **self._timings(timings),
         )
         self._info = info
         return observation, reward, terminated, truncated, dict(info)
@@ -294,7 +296,7 @@ class WebArenaEnv(gym.Env[str, str]):
             self._done = True
             self._final_reward, components = self._evaluate(None)
             self._info = dict(self._base_info(), last_action="", last_action_error="", reward_components=components,
-                              answer=None, episode_end_reason=reason, timings=Timings({}))
+                              answer=None, episode_end_reason=reason, **self._timings({}))
         return self._final_reward, copy.deepcopy(self._info)
 
     @property
@@ -334,7 +336,7 @@ class WebArenaEnv(gym.Env[str, str]):
                     else f"There is no element {action.element}: this page has no interactive elements."
                 )
         before = self.backend.url
-        self.backend.execute(action, element)
+        self.backend.execute(check_action(action, element), element)
         if self.backend.url != before:
             self._scroll = 0
 
@@ -379,6 +381,9 @@ class WebArenaEnv(gym.Env[str, str]):
             png = self.backend.screenshot()
             self._screenshot = base64.b64encode(png).decode("ascii") if png else None
 
+    def _timings(self, seconds: dict[str, float]) -> dict[str, Timings]:
+        return {"timings": Timings(seconds)} if self.record_timings else {}
+
     def _base_info(self) -> dict[str, Any]:
         task = self.task
         screenshot = {"screenshot": self._screenshot} if self.record_screenshots else {}
@@ -407,12 +412,6 @@ def _announce_embedded_default() -> None:
             "Pass suite='embedded' to silence this, or see docker/README.md for the real sites.",
             stacklevel=4,
         )
-
-
-def _configured_sites() -> dict[str, str]:
-    from .tasks.official import site_urls_from_environment
-
-    return site_urls_from_environment()
 
 
 def _make_backend(name: str, suite: str, world: Any, site_urls: dict[str, str] | None,
@@ -448,20 +447,6 @@ def _unknown_task_message(task_id: Any, tasks: list[Task], suite: str, split: st
         f"Unknown task id {task_id!r} in the {suite} {split} split ({len(ids)} tasks; valid ids: {shown}). "
         "`webarena-gym tasks list` prints them all."
     )
-
-
-def _logins(task: Task) -> dict[str, str]:
-    from .sites.spec import get_site
-
-    logins = {}
-    for site in task.sites:
-        try:
-            spec = get_site(site)
-        except ConfigurationError:
-            continue
-        if spec.default_user:
-            logins[site] = spec.default_user[0]
-    return logins
 
 
 __all__ = ["WebArenaEnv", "SUITES"]

@@ -18,7 +18,9 @@ import re
 from pathlib import Path
 from typing import Any
 
+from .backends import BACKENDS
 from .errors import ConfigurationError
+from .tasks.suites import SPLITS, SUITES
 
 logger = logging.getLogger(__name__)
 
@@ -38,10 +40,10 @@ def add_eval_commands(commands: Any) -> None:
     run.add_argument("--endpoint", help="base URL of an OpenAI-compatible chat-completions API, e.g. "
                                         "http://127.0.0.1:8000/v1 (vLLM, TGI, llama.cpp) or https://api.openai.com/v1")
     run.add_argument("--api-key", help="API key (default: $OPENAI_API_KEY; local servers need none)")
-    run.add_argument("--suite", choices=["embedded", "webarena-lite"], default=None,
+    run.add_argument("--suite", choices=SUITES, default=None,
                      help="default: webarena-lite when the WA_* variables are set, else embedded")
-    run.add_argument("--split", choices=["test", "train"], default="test")
-    run.add_argument("--backend", choices=["direct", "playwright"], default=None,
+    run.add_argument("--split", choices=SPLITS, default="test")
+    run.add_argument("--backend", choices=BACKENDS, default=None,
                      help="default: direct for the embedded suite, playwright for the real sites")
     run.add_argument("--task-ids", type=int, nargs="+", help="only these tasks")
     run.add_argument("--limit", type=int, help="only the first N tasks")
@@ -82,7 +84,7 @@ def add_eval_commands(commands: Any) -> None:
 
 def run_eval(args: argparse.Namespace) -> int:
     from .evaluation import RunWriter, format_success_table, make_agent_envs, run_evaluation
-    from .tasks.loading import resolve_suite
+    from .tasks.suites import resolve_suite
 
     _check_numbers(args)
     suite = resolve_suite(args.suite)

@@ -33,12 +33,12 @@ class Driver:
 
     def reset(self, task_id: int) -> Driver:
         observation, self.info = self.env.reset(options={"task_id": task_id})
-        self.ctx._update(observation, self.info, self.env.page)
+        self.ctx.update(observation, self.info, self.env.page)
         return self
 
     def do(self, action: str) -> dict:
         observation, _, _, _, self.info = self.env.step(action)
-        self.ctx._update(observation, self.info, self.env.page)
+        self.ctx.update(observation, self.info, self.env.page)
         return self.info
 
 

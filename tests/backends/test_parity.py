@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from webarena_gym.env import WebArenaEnv
+from webarena_gym.oracle_runner import play
 from webarena_gym.tasks.embedded_suite import embedded_tasks, family_of
-from webarena_gym.tasks.oracle import play
 
 pytestmark = pytest.mark.browser
 

@@ -13,6 +13,7 @@ import re
 import pytest
 
 from webarena_gym.actions import parse_action
+from webarena_gym.backends.base import check_action
 from webarena_gym.backends.direct import DirectBackend
 from webarena_gym.errors import InvalidActionError
 from webarena_gym.observation import DRIVEN_BY_WIDGET, UI_SELECT, PageObservation
@@ -32,7 +33,7 @@ class Browser:
         self.page = PageObservation(text="")
 
     def open(self, name: str) -> PageObservation:
-        self.backend.start(f"{self.base_url}/{name}", allowed_sites=(SITE,), login={})
+        self.backend.start(f"{self.base_url}/{name}", allowed_sites=(SITE,))
         return self.observe()
 
     def observe(self) -> PageObservation:
@@ -42,7 +43,7 @@ class Browser:
     def act(self, action: str) -> PageObservation:
         parsed = parse_action(action)
         element = self.page.element(parsed.element) if parsed.element is not None else None
-        self.backend.execute(parsed, element)
+        self.backend.execute(check_action(parsed, element), element)  # as the env does
         return self.observe()
 
     def find(self, label: str, **attributes: str):

@@ -13,8 +13,7 @@ from dataclasses import replace
 
 import pytest
 
-from webarena_gym.docker_sites import connect, reset, status, up
-from webarena_gym.docker_sites.configure import configure  # the package attribute can be the submodule
+from webarena_gym.docker_sites import configure, connect, reset, status, up
 from webarena_gym.docker_sites.containers import FRONTED
 from webarena_gym.docker_sites.engine import get_container
 from webarena_gym.errors import DockerError

@@ -7,11 +7,8 @@ from dataclasses import replace
 
 import pytest
 
-from webarena_gym.docker_sites import state_path, up
-from webarena_gym.docker_sites.login import (
-    login,  # the package attribute can be the submodule
-    login_groups,
-)
+from webarena_gym.docker_sites import login, state_path, up
+from webarena_gym.docker_sites.login_states import login_groups
 from webarena_gym.errors import InfrastructureError
 
 pytestmark = [pytest.mark.docker, pytest.mark.browser]

@@ -7,9 +7,9 @@ import logging
 
 import pytest
 
-from webarena_gym.evaluators.dom_text import inner_text
-from webarena_gym.evaluators.locator_syntax import close_selector, parse_locator
-from webarena_gym.evaluators.locators import evaluate_locator_on_html, parse_html
+from webarena_gym.dom.locator_syntax import close_selector, parse_locator
+from webarena_gym.dom.locators import evaluate_locator_on_html, parse_html
+from webarena_gym.dom.text import inner_text
 from webarena_gym.tasks.official import official_data_path
 
 from .site_pages import FORUM_POST, LOCATOR_CASES
@@ -62,7 +62,7 @@ def test_official_locator_forms_read_site_shaped_pages(page, locator, expected):
 def test_every_official_locator_is_supported(caplog):
     locators = official_locators()
     assert len(locators) >= 60
-    with caplog.at_level(logging.WARNING, logger="webarena_gym.evaluators.locators"):
+    with caplog.at_level(logging.WARNING, logger="webarena_gym.dom.locators"):
         for locator in locators:
             parse_locator(locator)
             for page in {c[0] for c in LOCATOR_CASES} | {""}:
@@ -89,7 +89,7 @@ def test_failing_locators_read_as_empty():
 
 
 def test_unsupported_locators_read_as_empty_and_warn(caplog):
-    with caplog.at_level(logging.WARNING, logger="webarena_gym.evaluators.locators"):
+    with caplog.at_level(logging.WARNING, logger="webarena_gym.dom.locators"):
         assert evaluate_locator_on_html("<p>x</p>", "window.localStorage.getItem('k')") == ""
         assert (
             evaluate_locator_on_html("<p>x</p>", "document.querySelector('p:focus-within').outerText") == ""

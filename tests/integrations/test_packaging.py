@@ -30,3 +30,24 @@ def test_serve_env_and_sites_say_which_extra_is_missing(tmp_path):
     sites = subprocess.run([sys.executable, "-m", "webarena_gym.cli", "sites", "status"], capture_output=True,
                            text=True, timeout=300, env=env)
     assert sites.returncode == 1 and "pip install 'webarena-gym[docker]'" in sites.stderr
+
+
+def test_docker_sites_functions_stay_functions_once_every_submodule_is_loaded():
+    """``docker_sites.configure`` and ``.login`` are the functions, even after the modules that define them load
+    (Python binds a submodule as an attribute of its package, which would shadow a same-named export)."""
+    import importlib
+    import pkgutil
+
+    import pytest
+
+    pytest.importorskip("docker")
+    import webarena_gym.docker_sites as docker_sites
+
+    for module in pkgutil.iter_modules(docker_sites.__path__):
+        if module.name != "__main__":
+            importlib.import_module(f"webarena_gym.docker_sites.{module.name}")
+    for name in docker_sites.__all__:
+        exported = getattr(docker_sites, name)
+        assert not isinstance(exported, type(docker_sites)), f"docker_sites.{name} is a module"
+    assert docker_sites.configure.__module__ == "webarena_gym.docker_sites.lifecycle"
+    assert docker_sites.login.__module__ == "webarena_gym.docker_sites.login_states"

@@ -7,9 +7,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from webarena_gym.evaluators.functions import registered_functions
+from webarena_gym.oracle_runner import run_answer, run_oracle
 from webarena_gym.sites.world import pristine_database
 from webarena_gym.tasks.families import TaskFamily
-from webarena_gym.tasks.oracle import run_answer, run_oracle
 from webarena_gym.tasks.task import Task
 
 Instances = Mapping[str, Sequence[dict[str, Any]]]

@@ -8,19 +8,20 @@ from collections import Counter
 import pytest
 
 from webarena_gym.env import WebArenaEnv
+from webarena_gym.oracle_runner import play
 from webarena_gym.tasks.embedded import all_families
 from webarena_gym.tasks.embedded_suite import (
     TEST_QUOTA,
     embedded_tasks,
     family_of,
     family_task_ids,
-    site_group,
 )
-from webarena_gym.tasks.oracle import OracleError, play
+from webarena_gym.tasks.oracle import OracleError
+from webarena_gym.webarena_sites import site_group
 
 
 def group_of(task, split):
-    return site_group(family_of(task.task_id, split))
+    return site_group(family_of(task.task_id, split).sites)
 
 
 def test_test_split_has_webarena_lite_site_mix():

@@ -6,13 +6,14 @@ import json
 
 import pytest
 
+from webarena_gym.dom.locator_syntax import parse_locator
+from webarena_gym.dom.locators import evaluate_locator_on_html
 from webarena_gym.errors import ConfigurationError, TaskDataError
 from webarena_gym.evaluators import evaluate
 from webarena_gym.evaluators.functions import parse_function, registered_functions
-from webarena_gym.evaluators.locator_syntax import parse_locator
-from webarena_gym.evaluators.locators import evaluate_locator_on_html
 from webarena_gym.tasks import official
-from webarena_gym.tasks.official import load_official_tasks, official_data_path, site_urls_from_environment
+from webarena_gym.tasks.official import load_official_tasks, official_data_path
+from webarena_gym.webarena_sites import site_urls_from_environment
 
 FAKE_SITES = {
     "shopping": "http://shop.test:7770",

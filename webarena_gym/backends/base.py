@@ -1,17 +1,51 @@
-"""What the env needs from a backend, and the site-URL bookkeeping both backends share."""
+"""What the env needs from a backend, the agent mistakes every backend refuses (checked once,
+before one acts), and the site-URL bookkeeping both backends share."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Protocol
 from urllib.parse import urlsplit
 
+from ..actions import Action
 from ..errors import InvalidActionError
 
 if TYPE_CHECKING:
-    from ..actions import Action
-    from ..evaluators.functions import EvaluationPage
     from ..observation import Element, PageObservation
+    from .page import EvaluationPage
+
+
+def check_action(action: Action, element: Element | None) -> Action:
+    """The action as a backend may carry it out, or an :class:`InvalidActionError` saying why none may.
+
+    Checks what no backend can do whatever the page: typing into something that is not a
+    text field, choosing from something that is not a dropdown or an option it does not
+    offer. The chosen option comes back spelled as the page spells it (matched exactly,
+    else ignoring case).
+
+    >>> from webarena_gym.observation import Element
+    >>> size = Element(3, "select", "S", {}, "Size", "/html/body/select", options=("S", "M"))
+    >>> check_action(Action("Select Dropdown Option", element=3, argument="m"), size).argument
+    'M'
+    >>> check_action(Action("Type", element=3, argument="x"), size)
+    Traceback (most recent call last):
+    ...
+    webarena_gym.errors.InvalidActionError: Element 3 is a select, not a text field; Type needs one.
+    """
+    if element is None:
+        return action
+    if action.name in ("Type", "Search") and not element.is_text_field():
+        raise InvalidActionError(f"Element {element.id} is a {element.input_type}, not a text field; Type needs one.")
+    if action.name == "Select Dropdown Option":
+        if element.tag != "select":
+            raise InvalidActionError(f"Element {element.id} is a {element.input_type}, not a dropdown.")
+        wanted = (action.argument or "").strip()
+        match = [o for o in element.options if o == wanted] or [o for o in element.options if o.lower() == wanted.lower()]
+        if not match:
+            choices = ", ".join(repr(o) for o in element.options)
+            raise InvalidActionError(f"Dropdown {element.id} has no option {action.argument or ''!r}; options: {choices}.")
+        return replace(action, argument=match[0])
+    return action
 
 
 @dataclass(frozen=True)
@@ -76,16 +110,19 @@ class Backend(Protocol):
     def url(self) -> str:
         """The current page's URL."""
 
-    def start(self, start_url: str, *, allowed_sites: tuple[str, ...], login: dict[str, str],
+    def start(self, start_url: str, *, allowed_sites: tuple[str, ...], logged_in: tuple[str, ...] = (),
               storage_state: str | None = None) -> None:
-        """Begin an episode: a fresh session, logged in as ``login[site]`` (or from the task's
-        saved ``storage_state`` on the real sites), at ``start_url``."""
+        """Begin an episode at ``start_url`` in a fresh session that may visit ``allowed_sites``
+        and is logged in on the sites ``logged_in`` names: as WebArena's account of each site on
+        the embedded sites, from the saved login states (the task's ``storage_state`` file when
+        there is one) on the real sites."""
 
     def observe(self) -> PageObservation:
         """The current page, simplified."""
 
     def execute(self, action: Action, element: Element | None) -> None:
-        """Carry out a page action (not exit, not scrolling: the env handles those)."""
+        """Carry out a page action (not exit, not scrolling: the env handles those) that
+        :func:`check_action` has let through."""
 
     def evaluation_page(self) -> EvaluationPage:
         """The final page, for the evaluators."""

@@ -18,13 +18,14 @@ import lxml.html
 from werkzeug.test import EnvironBuilder, run_wsgi_app
 
 from ..actions import Action
+from ..dom import evaluate_locator_on_html
 from ..errors import InvalidActionError, SiteUnavailableError
-from ..evaluators.functions import EvaluationPage
 from ..observation import UI_SELECT, Element, PageObservation, parse_html, simplify_document
 from ..sites.spec import SITE_MODULES, app_for, default_base_url
-from ..sites.webapp import SITE_URLS_KEY, WORLD_KEY, login_cookie
+from ..sites.webapp import SITE_URLS_KEY, WORLD_KEY, default_login_cookies
 from ..sites.world import World
 from .base import SiteMap
+from .page import EvaluationPage
 
 logger = logging.getLogger(__name__)
 
@@ -69,13 +70,10 @@ class DirectBackend:
     def url(self) -> str:
         return self._url
 
-    def start(self, start_url: str, *, allowed_sites: tuple[str, ...], login: dict[str, str],
+    def start(self, start_url: str, *, allowed_sites: tuple[str, ...], logged_in: tuple[str, ...] = (),
               storage_state: str | None = None) -> None:
         self._sites = self._sites.for_task(allowed_sites)
-        self._cookies = {}
-        for site, user in login.items():
-            name, value = login_cookie(site, user)
-            self._cookies[name] = value
+        self._cookies = dict(default_login_cookies(logged_in))
         self._history, self._form_state, self._position = [], [], -1
         self._navigate("GET", start_url, check=False)
 
@@ -109,7 +107,8 @@ class DirectBackend:
         raise InvalidActionError(f"{name} is not supported by the direct backend.")
 
     def evaluation_page(self) -> EvaluationPage:
-        return _DirectEvaluationPage(self)
+        html = lxml.html.tostring(self._root, encoding="unicode") if self._root is not None else ""
+        return _DirectEvaluationPage(self._url, html, self.world, self._sites.urls, self.fetch)
 
     def close(self) -> None:
         self._cookies.clear()
@@ -281,8 +280,6 @@ class DirectBackend:
         self._page = None
 
     def _type(self, node: lxml.html.HtmlElement, element: Element, text: str) -> None:
-        if not element.is_text_field():
-            raise InvalidActionError(f"Element {element.id} is a {element.input_type}, not a text field; Type needs one.")
         self._set_text(node, text)
         self._edited[element.key] = ("text", text)
         self._focused = element.key
@@ -298,23 +295,18 @@ class DirectBackend:
             node.set("value", text)
 
     def _select(self, node: lxml.html.HtmlElement, element: Element, option_text: str) -> None:
+        """Select the option ``check_action`` matched (spelled as the observation shows it)."""
         if element.widget == UI_SELECT:
             raise InvalidActionError(
                 f"Dropdown {element.id} is a scripted widget (Magento ui-select); choosing from it needs a browser "
                 "(backend='playwright')."
             )
-        if node.tag != "select":
-            raise InvalidActionError(f"Element {element.id} is a {element.input_type}, not a dropdown.")
         options = list(node.iter("option"))
-        wanted = option_text.strip()
-        match = [o for o in options if _text(o) == wanted] or [o for o in options if _text(o).lower() == wanted.lower()]
-        if not match:
-            choices = ", ".join(repr(_text(o)) for o in options)
-            raise InvalidActionError(f"Dropdown {element.id} has no option {option_text!r}; options: {choices}.")
+        chosen = next(o for o in options if _text(o) == option_text)
         for option in options:
             option.attrib.pop("selected", None)
-        match[0].set("selected", "")
-        self._edited[element.key] = ("selected", _text(match[0]))
+        chosen.set("selected", "")
+        self._edited[element.key] = ("selected", option_text)
         self._focused = element.key
         self._page = None
 
@@ -364,12 +356,19 @@ def _text(node: lxml.html.HtmlElement) -> str:
 
 
 class _DirectEvaluationPage:
-    """The direct backend's final page, as the evaluators see it."""
+    """The direct backend's final page, as the evaluators see it.
 
-    def __init__(self, backend: DirectBackend):
-        self._backend = backend
-        self._url = backend.url
-        self._html = lxml.html.tostring(backend._root, encoding="unicode") if backend._root is not None else ""
+    Args:
+        url, html: The final page.
+        world: The episode's world.
+        site_urls: Base URL per site.
+        fetch: The backend's :meth:`DirectBackend.fetch`, for program_html targets on other pages.
+    """
+
+    def __init__(self, url: str, html: str, world: World, site_urls: dict[str, str],
+                 fetch: Callable[[str, str], tuple[str, int, str]]):
+        self._url, self._html = url, html
+        self._world, self._site_urls, self._fetch = world, site_urls, fetch
 
     @property
     def url(self) -> str:
@@ -377,19 +376,17 @@ class _DirectEvaluationPage:
 
     @property
     def world(self) -> World:
-        return self._backend.world
+        return self._world
 
     @property
     def site_urls(self) -> dict[str, str]:
-        return self._backend.sites.urls
+        return self._site_urls
 
     def goto(self, url: str) -> None:
-        self._url, _status, self._html = self._backend.fetch("GET", url)
+        self._url, _status, self._html = self._fetch("GET", url)
 
     def content(self) -> str:
         return self._html
 
     def evaluate_locator(self, locator: str) -> str:
-        from ..evaluators.locators import evaluate_locator_on_html
-
         return evaluate_locator_on_html(self._html, locator)

@@ -16,16 +16,11 @@ sites by their ``WA_*`` URLs; the embedded sites are served on this machine's lo
 
 from __future__ import annotations
 
-import asyncio
-import atexit
 import concurrent.futures
-import json
 import logging
-import os
-import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 from ..actions import Action
 from ..errors import BrowserUnavailableError, InvalidActionError, SiteUnavailableError
@@ -40,8 +35,10 @@ from ..observation import (
 )
 from ..sites.world import World
 from .base import SiteMap
-from .chromium import INSTALL_HINT, launch_options
+from .browser_loop import BrowserLoop
 from .chromium import browser_endpoint as _resolve_endpoint
+from .page import EvaluationPage
+from .playwright_sites import EmbeddedSites, PlaywrightSites, RealSites
 
 logger = logging.getLogger(__name__)
 
@@ -90,114 +87,6 @@ CHOOSE_UI_SELECT_OPTION_JS = """(wrap, label) => {
 }"""
 
 
-class BrowserLoop:
-    """One Chromium per process (and per remote endpoint), driven by Playwright's async API on a background loop.
-
-    Backends call :meth:`run` from any thread; the loop interleaves the browser I/O of
-    all envs, so envs stepped from worker threads (vector envs) run concurrently in one
-    browser. Playwright objects never leave the loop's thread.
-
-    Args:
-        endpoint: A remote browser (``ws://`` Playwright server or ``http://`` CDP); None launches one here.
-    """
-
-    _instances: dict[str | None, BrowserLoop] = {}
-    _lock = threading.Lock()
-
-    def __init__(self, endpoint: str | None = None) -> None:
-        self.endpoint = endpoint
-        self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self.loop.run_forever, name="playwright-loop", daemon=True)
-        self.thread.start()
-        self.playwright: Any = None
-        self.browser: Any = None
-        self.run(self._start(), timeout=120)
-
-    async def _start(self) -> None:
-        from playwright.async_api import async_playwright
-
-        self.playwright = await async_playwright().start()
-        chromium = self.playwright.chromium
-        try:
-            if self.endpoint is None:
-                self.browser = await chromium.launch(**launch_options())
-            elif self.endpoint.startswith(("ws://", "wss://")):
-                self.browser = await chromium.connect(self.endpoint, timeout=60_000)
-            else:
-                self.browser = await chromium.connect_over_cdp(self.endpoint, timeout=60_000)
-        except Exception as exc:
-            await self.playwright.stop()
-            if self.endpoint is None:
-                raise BrowserUnavailableError(f"Chromium failed to start: {exc}. {INSTALL_HINT}") from exc
-            raise BrowserUnavailableError(
-                f"Could not connect to the browser at {self.endpoint}: {exc}. Check that the browser server runs "
-                "and is reachable from here (start one with `python -m playwright launch-server --browser chromium "
-                "--config server.json`), or unset WA_BROWSER_WS to launch Chromium locally."
-            ) from exc
-
-    @classmethod
-    def get(cls, endpoint: str | None = None) -> BrowserLoop:
-        """The process's browser loop for ``endpoint``, started (or restarted after a crash) on demand."""
-        with cls._lock:
-            current = cls._instances.get(endpoint)
-            if current is None or not current.connected():
-                if current is not None:
-                    current.close()
-                elif not cls._instances:
-                    atexit.register(cls.shutdown)
-                cls._instances[endpoint] = BrowserLoop(endpoint)
-            return cls._instances[endpoint]
-
-    def connected(self) -> bool:
-        return self.browser is not None and self.browser.is_connected()
-
-    def run(self, coro: Any, timeout: float | None = None) -> Any:
-        """Run a coroutine on the loop and wait for its result."""
-        future = asyncio.run_coroutine_threadsafe(coro, self.loop)
-        try:
-            return future.result(timeout)
-        except concurrent.futures.TimeoutError:
-            future.cancel()
-            raise
-
-    def close(self) -> None:
-        async def stop() -> None:
-            if self.browser is not None:
-                await self.browser.close()
-            if self.playwright is not None:
-                await self.playwright.stop()
-
-        try:
-            self.run(stop(), timeout=30)
-        except Exception as exc:  # already dead
-            logger.debug("Browser shutdown: %s", exc)
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(timeout=10)
-
-    @classmethod
-    def shutdown(cls) -> None:
-        """Close the process's browsers and connections (tests, clean exits)."""
-        with cls._lock:
-            for instance in cls._instances.values():
-                instance.close()
-            cls._instances.clear()
-
-
-_server_lock = threading.Lock()
-_embedded_server: Any = None
-
-
-def embedded_server() -> Any:
-    """The process-wide server of the embedded sites (ephemeral loopback ports)."""
-    global _embedded_server
-    with _server_lock:
-        if _embedded_server is None:
-            from ..sites.server import SiteServer
-
-            _embedded_server = SiteServer(ephemeral=True).start()
-        return _embedded_server
-
-
 class PlaywrightBackend:
     """Browsing in a Chromium context of its own.
 
@@ -215,24 +104,22 @@ class PlaywrightBackend:
     def __init__(self, world: World | None = None, site_urls: dict[str, str] | None = None,
                  storage_state_dir: str | Path | None = None, step_timeout: float = 60.0,
                  browser_endpoint: str | None = None):
-        self.world = world
         self.browser_endpoint = _resolve_endpoint(browser_endpoint)
-        self.storage_state_dir = Path(storage_state_dir or os.environ.get("WA_AUTH_DIR") or ".auth")
         self.step_timeout = step_timeout
-        if world is not None:
-            server = embedded_server()
-            server.pool.add(world)
-            urls = dict(server.base_urls)
-        else:
-            from ..tasks.official import site_urls_from_environment
-
-            urls = dict(site_urls or site_urls_from_environment())
-        self._sites = SiteMap(urls)
+        self.browsed_sites: PlaywrightSites = (
+            EmbeddedSites(world) if world is not None else RealSites(site_urls, storage_state_dir)
+        )
+        self._sites = SiteMap(self.browsed_sites.urls)
         self._browser = BrowserLoop.get(self.browser_endpoint)
         self._context: Any = None
         self._page: Any = None
         self._blocked: list[str] = []
         self._hung = False  # a page that stopped responding: the next start replaces the context
+
+    @property
+    def world(self) -> World | None:
+        """The env's world on the embedded sites, None on the real sites."""
+        return self.browsed_sites.world
 
     @property
     def sites(self) -> SiteMap:
@@ -248,12 +135,12 @@ class PlaywrightBackend:
         except concurrent.futures.TimeoutError:
             raise _PageTimeoutError(f"The page did not respond within {self.step_timeout:g} s.") from None
 
-    def start(self, start_url: str, *, allowed_sites: tuple[str, ...], login: dict[str, str],
+    def start(self, start_url: str, *, allowed_sites: tuple[str, ...], logged_in: tuple[str, ...] = (),
               storage_state: str | None = None) -> None:
         self._sites = self._sites.for_task(allowed_sites)
         if not self._browser.connected():
             self._browser = BrowserLoop.get(self.browser_endpoint)
-        state = self._storage_state(allowed_sites, login, storage_state)
+        state = self.browsed_sites.storage_state(logged_in, storage_state)
         try:
             self._run(self._start(start_url, state))
         except InvalidActionError as exc:
@@ -298,34 +185,6 @@ class PlaywrightBackend:
         except Exception as exc:  # already gone with a crashed browser
             logger.debug("Closing a context failed: %s", exc)
 
-    def _storage_state(self, sites: tuple[str, ...], login: dict[str, str], task_state: str | None) -> dict[str, Any]:
-        """Cookies for the new context: the world and logins (embedded), or saved login states (real sites).
-
-        For the real sites the task's own ``storage_state`` file (WebArena names one per
-        site combination, e.g. ``gitlab.reddit_state.json``) is used when it exists in
-        the state folder: merging per-site files would clash where two sites use the
-        same cookie name on one host.
-        """
-        cookies: list[dict[str, Any]] = []
-        origins: list[dict[str, Any]] = []
-        if self.world is not None:
-            from ..sites.webapp import WORLD_COOKIE, login_cookie
-
-            host = urlsplit(next(iter(self._sites.urls.values()))).hostname
-            cookies.append(_cookie(WORLD_COOKIE, self.world.token, host))
-            for site, user in login.items():
-                cookies.append(_cookie(*login_cookie(site, user), host))
-        elif task_state and (self.storage_state_dir / Path(task_state).name).exists():
-            return json.loads((self.storage_state_dir / Path(task_state).name).read_text())
-        else:
-            for site in sites:
-                path = self.storage_state_dir / f"{site}_state.json"
-                if login.get(site) is not None and path.exists():
-                    state = json.loads(path.read_text())
-                    cookies.extend(state.get("cookies", []))
-                    origins.extend(state.get("origins", []))
-        return {"cookies": cookies, "origins": origins}
-
     async def _route(self, route: Any) -> None:
         request = route.request
         url = request.url
@@ -340,7 +199,7 @@ class PlaywrightBackend:
         try:
             # the embedded sites' pages are well-formed: lxml's fast parser reads them as the
             # browser did; anything else is parsed with the HTML5 algorithm, as browsers do
-            return simplify_html(self._run(self._snapshot()), well_formed=self.world is not None)
+            return simplify_html(self._run(self._snapshot()), well_formed=self.browsed_sites.well_formed)
         except _PageTimeoutError:  # even reading the page hangs: like a crash, the episode ends
             self._hung = True
             raise BrowserUnavailableError(
@@ -432,26 +291,17 @@ class PlaywrightBackend:
             await page.mouse.wheel(0, 600 if name == "Scroll Down" else -600)
         else:
             locator = page.locator(_element_selector(element))
-            # The embedded sites have no scripts, animations or overlays: Playwright's
-            # actionability waits (stable for two frames, hit-target checks) only cost time
-            # there. On the real sites they guard against clicking a page that is not ready.
-            force = self.world is not None
+            force = self.browsed_sites.force_actions
             if name == "Click":
                 await locator.click(force=force)
             elif name == "Hover":
                 await locator.hover(force=force)
             elif name in ("Type", "Search"):
-                if not element.is_text_field():
-                    raise InvalidActionError(
-                        f"Element {element.id} is a {element.input_type}, not a text field; Type needs one."
-                    )
                 await locator.fill(action.argument or "")
                 if name == "Search":
                     await locator.press("Enter")
             elif name == "Select Dropdown Option":
-                if element.tag != "select":
-                    raise InvalidActionError(f"Element {element.id} is a {element.input_type}, not a dropdown.")
-                option = _match_option(element, action.argument or "")
+                option = action.argument or ""  # check_action matched it to one of the element's options
                 if element.widget == UI_SELECT:
                     if not await locator.evaluate(CHOOSE_UI_SELECT_OPTION_JS, option):
                         raise InvalidActionError(f"Dropdown {element.id} did not offer {option!r} when opened.")
@@ -460,8 +310,8 @@ class PlaywrightBackend:
                     # Playwright sets the value and fires input and change, which the widget follows
                     await locator.select_option(label=option, force=force or element.widget == DRIVEN_BY_WIDGET)
 
-    def evaluation_page(self) -> Any:
-        return _PlaywrightEvaluationPage(self)
+    def evaluation_page(self) -> EvaluationPage:
+        return _PlaywrightEvaluationPage(self._page, self._run, self.world, self._sites.urls)
 
     def screenshot(self) -> bytes | None:
         """A PNG of the viewport, or None when the page cannot be captured (a missing
@@ -480,8 +330,7 @@ class PlaywrightBackend:
                 self._browser.run(self._close_context(), timeout=30)
             except Exception as exc:  # the loop may already be gone at interpreter exit
                 logger.debug("Closing the browser context failed: %s", exc)
-        if self.world is not None:
-            embedded_server().pool.discard(self.world)
+        self.browsed_sites.close()
 
 
 def _element_selector(element: Element) -> str:
@@ -493,27 +342,19 @@ class _PageTimeoutError(InvalidActionError):
     """A backend call outlasted ``step_timeout``: an agent error for an action, a hung page for a snapshot."""
 
 
-def _match_option(element: Element, wanted: str) -> str:
-    for option in element.options:
-        if option == wanted.strip():
-            return option
-    for option in element.options:
-        if option.lower() == wanted.strip().lower():
-            return option
-    choices = ", ".join(repr(o) for o in element.options)
-    raise InvalidActionError(f"Dropdown {element.id} has no option {wanted!r}; options: {choices}.")
-
-
-def _cookie(name: str, value: str, host: str | None) -> dict[str, Any]:
-    return {"name": name, "value": value, "domain": host or "127.0.0.1", "path": "/"}
-
-
 class _PlaywrightEvaluationPage:
-    """The final browser page, as the evaluators see it."""
+    """The final browser page, as the evaluators see it.
 
-    def __init__(self, backend: PlaywrightBackend):
-        self._backend = backend
-        self._page = backend._page
+    Args:
+        page: The backend's Playwright page.
+        run: Runs a coroutine on the browser's loop within the backend's step timeout.
+        world: The episode's world (None on the real sites).
+        site_urls: Base URL per site.
+    """
+
+    def __init__(self, page: Any, run: Callable[[Any], Any], world: World | None, site_urls: dict[str, str]):
+        self._page, self._run = page, run
+        self._world, self._site_urls = world, site_urls
 
     @property
     def url(self) -> str:
@@ -521,21 +362,21 @@ class _PlaywrightEvaluationPage:
 
     @property
     def world(self) -> World | None:
-        return self._backend.world
+        return self._world
 
     @property
     def site_urls(self) -> dict[str, str]:
-        return self._backend.sites.urls
+        return self._site_urls
 
     def goto(self, url: str) -> None:
-        self._backend._run(self._page.goto(url, wait_until="load"))
+        self._run(self._page.goto(url, wait_until="load"))
 
     def content(self) -> str:
-        return self._backend._run(self._page.content())
+        return self._run(self._page.content())
 
     def evaluate_locator(self, locator: str) -> str:
         try:
-            value = self._backend._run(self._page.evaluate(f"() => {{ return {locator}; }}"))
+            value = self._run(self._page.evaluate(f"() => {{ return {locator}; }}"))
         except Exception as exc:
             logger.info("Locator %r failed: %s", locator, exc)
             return ""

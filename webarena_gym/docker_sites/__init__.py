@@ -15,12 +15,12 @@ from typing import Any
 # The docker SDK is an optional extra (`pip install webarena-gym[docker]`): names are imported
 # on first use, so the `sites` commands and the site registry load without it.
 _EXPORTS = {
-    "ConfigureResult": ".configure", "configure": ".configure",
+    "ConfigureResult": ".configuration", "configure": ".lifecycle",
     "Companion": ".definitions", "ConfigStep": ".definitions", "DockerSite": ".definitions",
     "Locator": ".definitions", "LoginForm": ".definitions",
     "Deployment": ".deployment", "connect": ".engine",
     "SiteStatus": ".lifecycle", "down": ".lifecycle", "reset": ".lifecycle", "status": ".lifecycle", "up": ".lifecycle",
-    "login": ".login", "state_path": ".login", "SITES": ".registry",
+    "login": ".login_states", "state_path": ".login_states", "SITES": ".registry",
 }
 
 

@@ -150,8 +150,7 @@ def _guard(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Name
 
 @_guard
 def _cmd_up(args: argparse.Namespace) -> int:
-    from .configure import configure
-    from .lifecycle import up
+    from .lifecycle import configure, up
 
     deployment = _deployment(args)
     client = _client(args)
@@ -194,7 +193,7 @@ def _print_configured(results: list[Any]) -> None:
 
 @_guard
 def _cmd_configure(args: argparse.Namespace) -> int:
-    from .configure import configure
+    from .lifecycle import configure
 
     _print_configured(configure(_client(args), _deployment(args), args.sites, timeout=args.timeout,
                                 progress=not args.no_progress))
@@ -203,7 +202,7 @@ def _cmd_configure(args: argparse.Namespace) -> int:
 
 @_guard
 def _cmd_login(args: argparse.Namespace) -> int:
-    from .login import login
+    from .login_states import login
 
     paths = login(_deployment(args), args.sites, auth_dir=args.auth_dir, pairs=not args.no_pairs,
                   force=args.force, progress=not args.no_progress)

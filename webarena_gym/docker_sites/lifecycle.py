@@ -16,7 +16,7 @@ import docker
 from docker.errors import APIError, NotFound
 
 from ..errors import DockerError
-from .configure import ConfigureResult, configure_container, is_done
+from .configuration import ConfigureResult, configure_container, is_done
 from .containers import (
     DIRECT,
     FRONT,
@@ -32,7 +32,7 @@ from .containers import (
 from .deployment import Deployment
 from .engine import get_container, image_volumes, remove_container, require_image
 from .health import is_healthy, probe
-from .standby import drain_pool, pool_size, promote, standbys, use_pool
+from .standby import drain_pool, pool_size, promote, refresh_pool, standbys, use_pool
 
 logger = logging.getLogger(__name__)
 
@@ -227,4 +227,32 @@ def down(
     return removed
 
 
-__all__ = ["ConfigureResult", "SiteStatus", "configuration_state", "down", "reset", "status", "up"]
+def configure(
+    client: docker.DockerClient,
+    deployment: Deployment,
+    names: list[str] | None = None,
+    *,
+    timeout: float | None = None,
+    progress: bool = True,
+) -> list[ConfigureResult]:
+    """Configure the running sites (``webarena-gym sites configure``); idempotent.
+
+    Raises:
+        DockerError: a site is not running (run ``sites up`` first) or a step failed.
+    """
+    results = []
+    for name in deployment.names(names):
+        container = get_container(client, deployment.container_name(name))
+        if container is None or container.status != "running":
+            raise DockerError(
+                f"The {name} site is not running; start it first: `webarena-gym sites up {name}`."
+            )
+        url = probe_url(deployment, name, container, topology_of(container) or "direct")
+        wait_healthy(deployment, [(name, container, url)], timeout=timeout, progress=progress)
+        result = configure_container(client, deployment, name, container, timeout=timeout, progress=progress)
+        if result.committed:
+            refresh_pool(client, deployment, name)
+        results.append(result)
+    return results
+
+__all__ = ["ConfigureResult", "SiteStatus", "configuration_state", "configure", "down", "reset", "status", "up"]

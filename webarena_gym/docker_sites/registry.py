@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
+from ..webarena_sites import SITE_ADDRESSES, SITE_VARIABLES
 from .definitions import Companion, ConfigStep, DockerSite, Locator, LoginForm
 
 _MAGENTO = "/var/www/magento2/bin/magento"
@@ -74,9 +75,9 @@ SITES: Mapping[str, DockerSite] = MappingProxyType(
                 title="GitLab",
                 container="gitlab",
                 image="gitlab-populated-final-port8023",
-                host_port=8023,
+                host_port=SITE_ADDRESSES["gitlab"][0],
                 container_port=8023,
-                env_var="WA_GITLAB",
+                env_var=SITE_VARIABLES["gitlab"],
                 health_path="/users/sign_in",
                 start_timeout=900.0,
                 command=("/opt/gitlab/embedded/bin/runsvdir-start",),
@@ -106,9 +107,9 @@ SITES: Mapping[str, DockerSite] = MappingProxyType(
                 title="OneStopShop",
                 container="shopping",
                 image="shopping_final_0712",
-                host_port=7770,
+                host_port=SITE_ADDRESSES["shopping"][0],
                 container_port=80,
-                env_var="WA_SHOPPING",
+                env_var=SITE_VARIABLES["shopping"],
                 configure=_magento_steps(admin=False),
                 login=LoginForm(
                     path="/customer/account/login/",
@@ -127,10 +128,10 @@ SITES: Mapping[str, DockerSite] = MappingProxyType(
                 title="Shopping admin",
                 container="shopping_admin",
                 image="shopping_admin_final_0719",
-                host_port=7780,
+                host_port=SITE_ADDRESSES["shopping_admin"][0],
                 container_port=80,
-                env_var="WA_SHOPPING_ADMIN",
-                url_path="/admin",
+                env_var=SITE_VARIABLES["shopping_admin"],
+                url_path=SITE_ADDRESSES["shopping_admin"][1],
                 health_path="/admin",
                 configure=_magento_steps(admin=True),
                 login=LoginForm(
@@ -151,9 +152,9 @@ SITES: Mapping[str, DockerSite] = MappingProxyType(
                 title="Postmill forum",
                 container="forum",
                 image="postmill-populated-exposed-withimg",
-                host_port=9999,
+                host_port=SITE_ADDRESSES["reddit"][0],
                 container_port=80,
-                env_var="WA_REDDIT",
+                env_var=SITE_VARIABLES["reddit"],
                 login=LoginForm(
                     path="/login",
                     username=Locator("label", "Username"),
@@ -172,9 +173,9 @@ SITES: Mapping[str, DockerSite] = MappingProxyType(
                 title="Wikipedia (Kiwix)",
                 container="wikipedia",
                 image="ghcr.io/kiwix/kiwix-serve:3.3.0",
-                host_port=8888,
+                host_port=SITE_ADDRESSES["wikipedia"][0],
                 container_port=80,
-                env_var="WA_WIKIPEDIA",
+                env_var=SITE_VARIABLES["wikipedia"],
                 url_path=f"/{WIKIPEDIA_ZIM}/A/User:The_other_Kiwix_guy/Landing",
                 health_path=f"/{WIKIPEDIA_ZIM}/A/User:The_other_Kiwix_guy/Landing",
                 command=(f"{WIKIPEDIA_ZIM}.zim",),
@@ -192,9 +193,9 @@ SITES: Mapping[str, DockerSite] = MappingProxyType(
                 title="OpenStreetMap",
                 container="map",
                 image="openstreetmap-website-web",
-                host_port=3000,
+                host_port=SITE_ADDRESSES["map"][0],
                 container_port=3000,
-                env_var="WA_MAP",
+                env_var=SITE_VARIABLES["map"],
                 command=("bundle", "exec", "rails", "s", "-p", "3000", "-b", "0.0.0.0"),
                 environment=MappingProxyType({"PIDFILE": "/tmp/pids/server.pid"}),
                 volumes=MappingProxyType({"{data_dir}/openstreetmap-website": "/app"}),
@@ -226,9 +227,9 @@ SITES: Mapping[str, DockerSite] = MappingProxyType(
                 title="Homepage",
                 container="homepage",
                 image="webarena-gym/embedded:latest",
-                host_port=4399,
+                host_port=SITE_ADDRESSES["homepage"][0],
                 container_port=4399,
-                env_var="WA_HOMEPAGE",
+                env_var=SITE_VARIABLES["homepage"],
                 command=("webarena-gym", "serve", "--sites", "homepage", "--host", "0.0.0.0"),
                 obtain=(
                     "Build it from this repository: "

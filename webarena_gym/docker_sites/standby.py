@@ -18,7 +18,7 @@ from typing import Any
 import docker
 
 from ..errors import DockerError
-from .configure import ConfigureResult, configure_container
+from .configuration import ConfigureResult, configure_container
 from .containers import (
     FRONT,
     FRONTED,

@@ -71,8 +71,9 @@ def run_oracle_suite(env: Any, task_ids: Iterable[int], split: str, *, progress:
     """The embedded suite's scripted experts on each task (an upper bound: should be all 1.0)."""
     from tqdm.auto import tqdm
 
+    from ..oracle_runner import play
     from ..tasks.embedded_suite import family_of
-    from ..tasks.oracle import OracleError, play
+    from ..tasks.oracle import OracleError
 
     results = []
     for task_id in tqdm(list(task_ids), desc="oracle", unit="task", disable=not progress):

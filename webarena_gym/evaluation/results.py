@@ -15,6 +15,7 @@ from typing import Any
 
 from ..actions import parse_action
 from ..errors import InvalidActionError
+from ..webarena_sites import site_group
 
 #: Tag of an episode line in a run file.
 EPISODE_SCHEMA = "webarena-gym/episode-v1"
@@ -70,7 +71,7 @@ class EpisodeResult:
 
     @property
     def site_group(self) -> str:
-        return self.sites[0] if len(self.sites) == 1 else "multisite"
+        return site_group(self.sites)
 
     @property
     def success(self) -> bool:

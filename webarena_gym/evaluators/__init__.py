@@ -19,10 +19,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..backends.page import EvaluationPage
+from ..dom import evaluate_locator_on_html
 from ..tasks.task import Task
-from .functions import EvaluationPage, call_function, register_function, registered_functions
+from . import official_functions  # noqa: F401  (registers WebArena's func: helpers)
+from .functions import call_function, register_function, registered_functions
 from .fuzzy import Judge, explains_impossible, fuzzy_match, rule_fuzzy_match
-from .locators import evaluate_locator_on_html
 from .modes import DEFAULT_EVALUATION, EVALUATION_MODES, EvaluationMode, check_evaluation_mode
 from .program_html import program_html
 from .static_page import StaticPage

@@ -7,50 +7,19 @@ name here, and its arguments must be string literals or the placeholders ``__pag
 (the page being evaluated) and ``'__last_url__'`` (the URL the episode ended on).
 
 Every helper takes the :class:`EvaluationPage` as its first argument, whether or not
-the expression names ``__page__``.
+the expression names ``__page__``. WebArena's own helpers (:mod:`.official_functions`)
+are registered when :mod:`webarena_gym.evaluators` loads; the embedded task families
+register theirs when the embedded suite loads (:func:`webarena_gym.tasks.embedded.all_families`).
 """
 
 from __future__ import annotations
 
 import ast
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import Any
 
+from ..backends.page import EvaluationPage
 from ..errors import TaskDataError
-
-if TYPE_CHECKING:
-    from ..sites.world import World
-
-
-@runtime_checkable
-class EvaluationPage(Protocol):
-    """What evaluators may do with the episode's final browser state.
-
-    Backends implement it: the direct backend with lxml, the Playwright backend with a
-    real page. ``world`` is the episode's embedded world (None on the real sites).
-    """
-
-    @property
-    def url(self) -> str: ...
-
-    @property
-    def world(self) -> World | None: ...
-
-    @property
-    def site_urls(self) -> dict[str, str]: ...
-
-    def goto(self, url: str) -> None:
-        """Open ``url`` in the page (program_html targets with a literal or func: url)."""
-
-    def evaluate_locator(self, locator: str) -> str:
-        """Run a WebArena locator (a JavaScript expression) and return its value as text.
-
-        The empty locator returns the page's whole HTML.
-        """
-
-    def content(self) -> str:
-        """The page's current HTML."""
-
 
 Helper = Callable[..., str]
 _HELPERS: dict[str, Helper] = {}
@@ -76,7 +45,7 @@ def register_function(name: str) -> Callable[[Helper], Helper]:
 
 
 def registered_functions() -> list[str]:
-    _load_builtin_helpers()
+    """The names of the helpers registered so far."""
     return sorted(_HELPERS)
 
 
@@ -111,20 +80,13 @@ PAGE = object()  # marker for the __page__ argument
 def call_function(expression: str, page: EvaluationPage | None, *, last_url: str | None = None) -> str:
     """Evaluate a ``func:`` expression against a page."""
     name, args = parse_function(expression)
-    _load_builtin_helpers()
     helper = _HELPERS.get(name)
     if helper is None:
-        raise TaskDataError(f"Unknown func: helper {name!r}; registered: {sorted(_HELPERS)}")
+        raise TaskDataError(
+            f"Unknown func: helper {name!r}; registered: {sorted(_HELPERS)}. The embedded task families register "
+            "theirs when the embedded suite loads (an env with suite='embedded', or "
+            "webarena_gym.tasks.embedded.all_families())."
+        )
     current = last_url if last_url is not None else (page.url if page is not None else "")
     values = [a.replace("__last_url__", current) if isinstance(a, str) else a for a in args if a is not PAGE]
     return str(helper(page, *values))
-
-
-def _load_builtin_helpers() -> None:
-    """Import the modules that register helpers (official WebArena ones, the embedded families')."""
-    import importlib
-
-    importlib.import_module("webarena_gym.evaluators.official_functions")
-    from ..tasks.embedded import all_families
-
-    all_families()

@@ -23,8 +23,11 @@ import urllib.request
 from typing import Any
 from urllib.parse import urlencode, urlparse
 
+from ..backends.page import EvaluationPage
 from ..errors import SiteUnavailableError, TaskDataError
-from .functions import EvaluationPage, register_function
+from ..tasks.task import OR_SEPARATOR, alternatives_of
+from ..webarena_sites import site_urls_from_environment
+from .functions import register_function
 
 #: WebArena's store administrator account (the same for the REST API).
 SHOPPING_ADMIN_ACCOUNT = ("admin", "admin1234")
@@ -38,8 +41,6 @@ def _shopping_url(page: EvaluationPage | None, helper: str) -> str:
         )
     urls = dict(page.site_urls) if page is not None else {}
     if "shopping" not in urls:
-        from ..tasks.official import site_urls_from_environment
-
         urls = site_urls_from_environment()
     if "shopping" not in urls:
         raise TaskDataError(
@@ -197,13 +198,13 @@ def _order_cells(page: EvaluationPage, kind: str) -> list[str]:
 @register_function("shopping_get_order_product_name_list")
 def shopping_get_order_product_name_list(page: EvaluationPage) -> str:
     """Names of the products on an order page, as ``" |OR| "`` alternatives."""
-    return " |OR| ".join(_order_cells(page, "name"))
+    return OR_SEPARATOR.join(_order_cells(page, "name"))
 
 
 @register_function("shopping_get_order_product_quantity")
 def shopping_get_order_product_quantity(page: EvaluationPage, sku: str) -> str:
     """Ordered quantity of ``sku`` (which may list ``" |OR| "`` alternatives) on an order page; "0" if absent."""
-    wanted = sku.split(" |OR| ")
+    wanted = alternatives_of(sku)
     for product_sku, quantity in zip(_order_cells(page, "sku"), _order_cells(page, "qty"), strict=False):
         if product_sku.strip() in wanted:
             digits = "".join(c for c in quantity if c.isdigit())

@@ -22,9 +22,10 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from ..backends.page import EvaluationPage
 from ..errors import ConfigurationError
 from ..tasks.task import ProgramHtmlTarget, Task
-from .functions import EvaluationPage, call_function
+from .functions import call_function
 from .fuzzy import Judge
 from .modes import EvaluationMode
 from .string_match import MatchOutcome, match_reference_answers

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from ..dom import evaluate_locator, parse_html
 from ..errors import ConfigurationError
 from ..observation import parse_html5
-from .locators import evaluate_locator, parse_html
 from .url_match import clean_url
 
 if TYPE_CHECKING:

@@ -30,12 +30,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import TaskDataError
-from ..tasks.task import ReferenceAnswers, Task
+from ..tasks.task import ReferenceAnswers, Task, alternatives_of
 from .fuzzy import Judge, explains_impossible, fuzzy_match
 from .modes import EvaluationMode
 from .word_tokens import word_tokenize
 
-OR = " |OR| "
 _QUOTES = "'\""
 
 
@@ -124,7 +123,7 @@ def must_include(reference: str, text: str, *, evaluation: EvaluationMode = "vab
 
 
 def _includes(reference: str, prediction: _Prediction) -> bool:
-    for alternative in reference.split(OR):
+    for alternative in alternatives_of(reference):
         ref = prediction.clean_reference(alternative)
         if not ref and prediction.evaluation == "lenient":
             continue

@@ -24,9 +24,8 @@ from __future__ import annotations
 
 from urllib.parse import parse_qsl, unquote, urlsplit
 
+from ..tasks.task import alternatives_of
 from .modes import EvaluationMode
-
-OR = " |OR| "
 
 
 def clean_url(url: str) -> str:
@@ -103,7 +102,7 @@ def url_match(
     if url is None:
         return False
     pred = clean_url(url)
-    references = [clean_url(r) for r in reference.split(OR)]
+    references = [clean_url(r) for r in alternatives_of(reference)]
     rule = "EXACT" if url_note is None else url_note
     lenient = evaluation == "lenient"
     if rule == "EXACT":

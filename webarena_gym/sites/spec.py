@@ -10,6 +10,8 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from ..errors import ConfigurationError
+from ..webarena_sites import SITE_ADDRESSES
+from ..webarena_sites import default_base_url as webarena_base_url
 
 if TYPE_CHECKING:
     from flask import Flask
@@ -24,16 +26,6 @@ SITE_MODULES: dict[str, str] = {
     "homepage": "webarena_gym.sites.homepage",
 }
 
-#: WebArena's port and base path of each site (what a site's SiteSpec also declares).
-SITE_ADDRESSES: dict[str, tuple[int, str]] = {
-    "shopping": (7770, ""),
-    "shopping_admin": (7780, "/admin"),
-    "reddit": (9999, ""),
-    "gitlab": (8023, ""),
-    "map": (3000, ""),
-    "homepage": (4399, ""),
-}
-
 #: The sites whose data lives in a database (the homepage is static).
 DATA_SITES = ("shopping", "shopping_admin", "reddit", "gitlab", "map")
 
@@ -45,12 +37,10 @@ class SiteSpec:
     Attributes:
         name: WebArena's site name (``shopping``, ``shopping_admin``, ``reddit``, ...).
         title: Human-readable name shown on the homepage.
-        default_port: The port WebArena serves this site on.
         create_app: Builds the site's Flask app (called once per process).
         build_database: Creates the schema and the deterministic seed data in an empty
             SQLite connection (None for sites without data). Like WebArena, the store and
             its admin are separate applications with separate data.
-        url_prefix: Path prefix of the site's base URL (``/admin`` for the store admin).
         login_path: Path of the login form, relative to the site root.
         default_user: WebArena's account for this site: (username, password), or None.
         source_files: Files whose content decides the seed data (for the on-disk cache key).
@@ -58,13 +48,21 @@ class SiteSpec:
 
     name: str
     title: str
-    default_port: int
     create_app: Callable[[], Flask]
     build_database: Callable[[sqlite3.Connection], None] | None = None
-    url_prefix: str = ""
     login_path: str = "/login"
     default_user: tuple[str, str] | None = None
     source_files: tuple[str, ...] = field(default=())
+
+    @property
+    def default_port(self) -> int:
+        """The port WebArena serves this site on."""
+        return SITE_ADDRESSES[self.name][0]
+
+    @property
+    def url_prefix(self) -> str:
+        """Path prefix of the site's base URL (``/admin`` for the store admin)."""
+        return SITE_ADDRESSES[self.name][1]
 
 
 @cache
@@ -88,8 +86,7 @@ def app_for(name: str) -> Flask:
 
 
 def default_base_url(name: str, host: str = "127.0.0.1") -> str:
-    """Base URL of a site on WebArena's default port, e.g. ``http://127.0.0.1:7780/admin``."""
-    if name not in SITE_ADDRESSES:
-        raise ConfigurationError(f"Unknown embedded site {name!r}; expected one of {sorted(SITE_ADDRESSES)}.")
-    port, prefix = SITE_ADDRESSES[name]
-    return f"http://{host}:{port}{prefix}"
+    """Base URL of an embedded site on WebArena's port, e.g. ``http://127.0.0.1:7780/admin``."""
+    if name not in SITE_MODULES:
+        raise ConfigurationError(f"Unknown embedded site {name!r}; expected one of {sorted(SITE_MODULES)}.")
+    return webarena_base_url(name, host)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 from urllib.parse import quote, urlsplit
 
@@ -131,6 +131,19 @@ def _referrer_path() -> str:
     if referrer.netloc and referrer.netloc != request.host:
         return "/"
     return (referrer.path or "/") + (f"?{referrer.query}" if referrer.query else "")
+
+
+def default_login_cookies(sites: Iterable[str]) -> list[tuple[str, str]]:
+    """Session cookies of WebArena's account on each of ``sites`` that has an embedded site with
+    an account (the embedded counterpart of WebArena's storage states)."""
+    from .spec import SITE_MODULES, get_site
+
+    cookies = []
+    for site in sites:
+        account = get_site(site).default_user if site in SITE_MODULES else None
+        if account:
+            cookies.append(login_cookie(site, account[0]))
+    return cookies
 
 
 def login_cookie(site_name: str, username: str) -> tuple[str, str]:

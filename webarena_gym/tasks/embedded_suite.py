@@ -16,17 +16,14 @@ from collections.abc import Iterable
 from functools import cache
 from typing import Any
 
+from ..webarena_sites import MULTISITE, site_group
 from .embedded import all_families
 from .families import TaskFamily
 from .task import Task
 
 #: Test tasks per site group, as in WebArena-Lite.
-TEST_QUOTA = {"shopping": 45, "shopping_admin": 35, "gitlab": 30, "map": 26, "reddit": 19, "multisite": 10}
+TEST_QUOTA = {"shopping": 45, "shopping_admin": 35, "gitlab": 30, "map": 26, "reddit": 19, MULTISITE: 10}
 TRAIN_FIRST_ID = 1000
-
-
-def site_group(family: TaskFamily) -> str:
-    return family.sites[0] if len(family.sites) == 1 else "multisite"
 
 
 def _pristine(site: str):
@@ -52,7 +49,7 @@ def _splits() -> dict[str, list[tuple[TaskFamily, dict[str, Any]]]]:
     instances = family_instances()
     by_group: dict[str, list[TaskFamily]] = defaultdict(list)
     for family in families:
-        by_group[site_group(family)].append(family)
+        by_group[site_group(family.sites)].append(family)
     taken: dict[str, int] = defaultdict(int)
     test: list[tuple[TaskFamily, dict[str, Any]]] = []
     for group, quota in TEST_QUOTA.items():

@@ -7,6 +7,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from .task import any_of
+
 if TYPE_CHECKING:
     from .oracle import OracleContext
 
@@ -100,6 +102,16 @@ def single_site_family(site: str, name: str, template: str, kind: str,
 
 
 # -- eval dicts --------------------------------------------------------------------------
+
+
+def money(amount: float) -> str:
+    """An amount as must_include wants it: ``27.49``, or ``1,234.56 |OR| 1234.56`` from a thousand on.
+
+    >>> money(27.49), money(1234.56)
+    ('27.49', '1,234.56 |OR| 1234.56')
+    """
+    return any_of(f"{amount:,.2f}", f"{amount:.2f}")
+
 
 
 def string_match_eval(*, string_note: str | None = None, **answers: Any) -> dict[str, Any]:

@@ -1,36 +1,24 @@
-"""Which tasks an env runs: the suite (embedded or official WebArena-Lite) and split."""
+"""The tasks an env runs: those of a suite and split, or explicit ones, with their URLs resolved."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..errors import ConfigurationError
+from .embedded import all_families
+from .suites import check_split
 from .task import Task
-
-SUITES = ("embedded", "webarena-lite")
-SPLITS = ("test", "train")
-
-
-def resolve_suite(suite: str | None) -> str:
-    """The suite to run: explicit, else webarena-lite when real sites are configured, else embedded."""
-    if suite is None:
-        from .official import site_urls_from_environment
-
-        return "webarena-lite" if site_urls_from_environment() else "embedded"
-    if suite not in SUITES:
-        raise ConfigurationError(f"suite must be one of {SUITES}, got {suite!r}.")
-    return suite
 
 
 def load_tasks(
     suite: str, split: str, *, site_urls: dict[str, str], tasks: list[Any] | None = None
 ) -> list[Task]:
     """Tasks of a suite and split with their URL placeholders resolved against ``site_urls``."""
+    if suite == "embedded":
+        all_families()  # the families register the func: helpers their tasks name
     if tasks is not None:
         loaded = [t if isinstance(t, Task) else Task.from_dict(t) for t in tasks]
         return [t.resolve(site_urls) for t in loaded]
-    if split not in SPLITS:
-        raise ConfigurationError(f"split must be one of {SPLITS}, got {split!r}.")
+    check_split(split)
     if suite == "embedded":
         from .embedded_suite import embedded_tasks
 

@@ -23,7 +23,9 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..errors import ConfigurationError, TaskDataError
-from .task import PLACEHOLDERS, Task
+from ..webarena_sites import site_urls_from_environment
+from .suites import check_split
+from .task import Task
 
 logger = logging.getLogger(__name__)
 
@@ -37,19 +39,8 @@ OFFICIAL_DATA = {
     ),
     "webarena": ("libwebarena", "webarena/test.raw.json", "webarena", "pip install libwebarena"),
 }
-SPLITS = ("test", "train")
 #: The sizes the official files must give (a different count means a different data release).
 SPLIT_SIZES = {"test": 165, "train": 647}
-#: WebArena's ports, for the example in configuration error messages.
-_DEFAULT_PORTS = {
-    "shopping": 7770,
-    "shopping_admin": "7780/admin",
-    "reddit": 9999,
-    "gitlab": 8023,
-    "map": 3000,
-    "wikipedia": 8888,
-    "homepage": 4399,
-}
 
 
 def official_data_path(which: str) -> Path:
@@ -91,36 +82,6 @@ def official_data_path(which: str) -> Path:
     )
 
 
-def site_urls_from_environment(environ: Mapping[str, str] | None = None) -> dict[str, str]:
-    """Base URLs of the real WebArena sites that are configured, by site name.
-
-    Reads ``WA_SHOPPING``, ``WA_SHOPPING_ADMIN``, ``WA_REDDIT``, ``WA_GITLAB``, ``WA_MAP``,
-    ``WA_WIKIPEDIA``, ``WA_HOMEPAGE`` (BrowserGym's names), else the same names without
-    ``WA_``. Unprefixed values that are not http(s) URLs are ignored: such generic names
-    may belong to something else.
-
-    >>> site_urls_from_environment({"WA_SHOPPING": "http://localhost:7770", "MAP": "x"})
-    {'shopping': 'http://localhost:7770'}
-    """
-    env = os.environ if environ is None else environ
-    found: dict[str, str] = {}
-    for site in PLACEHOLDERS:
-        prefixed = f"WA_{site.upper()}"
-        value = (env.get(prefixed) or "").strip()
-        if value:
-            if not value.startswith(("http://", "https://")):
-                raise ConfigurationError(
-                    f"{prefixed}={value!r} is not a URL; set it to the site's base URL, e.g. "
-                    f"{prefixed}=http://localhost:{_DEFAULT_PORTS[site]}."
-                )
-            found[site] = value
-            continue
-        value = (env.get(site.upper()) or "").strip()
-        if value.startswith(("http://", "https://")):
-            found[site] = value
-    return found
-
-
 def load_official_tasks(
     split: str = "test",
     *,
@@ -142,8 +103,7 @@ def load_official_tasks(
     >>> len(tasks), tasks[0].task_id, tasks[0].old_task_id
     (165, 0, 4)
     """
-    if split not in SPLITS:
-        raise ConfigurationError(f"split must be one of {SPLITS}, got {split!r}.")
+    check_split(split)
     lite_file = Path(
         path if split == "test" and path is not None else lite_path or official_data_path("webarena-lite")
     )

@@ -25,24 +25,35 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import ConfigurationError, TaskDataError
+from ..webarena_sites import PLACEHOLDERS
 
-#: Site name -> the placeholder that stands for its base URL in task data.
-PLACEHOLDERS: dict[str, str] = {
-    "shopping": "__SHOPPING__",
-    "shopping_admin": "__SHOPPING_ADMIN__",
-    "reddit": "__REDDIT__",
-    "gitlab": "__GITLAB__",
-    "map": "__MAP__",
-    "wikipedia": "__WIKIPEDIA__",
-    "homepage": "__HOMEPAGE__",
-}
 _PLACEHOLDER_RE = re.compile(
     "|".join(re.escape(p) for p in sorted(PLACEHOLDERS.values(), key=len, reverse=True))
 )
 
 EVAL_TYPES = ("string_match", "url_match", "program_html")
+#: Separates the alternatives inside one reference (a must_include item, a reference URL).
+OR_SEPARATOR = " |OR| "
 URL_NOTES = ("EXACT", "GOLD in PRED")
 _ANSWER_KINDS = ("exact_match", "must_include", "fuzzy_match")
+
+
+def any_of(*alternatives: str) -> str:
+    """One reference that any of ``alternatives`` satisfies (duplicates dropped, order kept).
+
+    >>> any_of("1,234.56", "1234.56"), any_of("27.49", "27.49")
+    ('1,234.56 |OR| 1234.56', '27.49')
+    """
+    return OR_SEPARATOR.join(dict.fromkeys(alternatives))
+
+
+def alternatives_of(reference: str) -> list[str]:
+    """The alternatives of one reference (itself when it has none).
+
+    >>> alternatives_of("a |OR| b")
+    ['a', 'b']
+    """
+    return reference.split(OR_SEPARATOR)
 
 
 class _Context:

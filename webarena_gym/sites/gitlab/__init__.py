@@ -9,10 +9,8 @@ from .data import build_database
 SITE = SiteSpec(
     name="gitlab",
     title="GitLab",
-    default_port=8023,
     create_app=create_app,
     build_database=build_database,
-    url_prefix="",
     login_path="/users/sign_in",
     default_user=("byteblaze", "hello1234"),
 )

@@ -54,6 +54,6 @@ def create_app() -> Flask:
         message = "The page could not be found or you don't have permission to view it."
         return render_template("error.html", code=404, title="Page not found", message=message), 404
 
-    for module in (views_users, views_dashboard, views_project, views_issues, views_merge_requests):
-        module.register(app)
+    for views in (views_users, views_dashboard, views_project, views_issues, views_merge_requests):
+        app.register_blueprint(views.bp)
     return app

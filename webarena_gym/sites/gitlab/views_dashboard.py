@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from flask import Flask, flash, redirect, render_template, request, url_for
+from flask import Blueprint, flash, redirect, render_template, request, url_for
 
 from ..webapp import db
 from .data import slugify
 from .queries import me_required, now_stamp, paginate, signed_in, visible_clause
 from .seed_text import LABELS
+
+bp = Blueprint("dashboard", __name__)
 
 #: Sort keys of project lists (GitLab's names) -> (label, ORDER BY).
 PROJECT_SORTS = {
@@ -23,7 +25,7 @@ PROJECT_COLUMNS = (
 )
 
 
-def _project_list(template_tab: str, where: str, args: tuple, default_sort: str, endpoint: str):
+def _project_list(template_tab: str, where: str, args: tuple, default_sort: str):
     sort = request.args.get("sort", default_sort)
     if sort not in PROJECT_SORTS:
         sort = default_sort
@@ -37,7 +39,7 @@ def _project_list(template_tab: str, where: str, args: tuple, default_sort: str,
         tuple(params),
     )
     return render_template(
-        "projects.html", page=page, tab=template_tab, sort=sort, sorts=PROJECT_SORTS, search=search, endpoint=endpoint
+        "projects.html", page=page, tab=template_tab, sort=sort, sorts=PROJECT_SORTS, search=search
     )
 
 
@@ -52,162 +54,171 @@ def _dashboard_filter(kind: str) -> tuple[str, str]:
     return "assignee_username", user["username"]
 
 
-def register(app: Flask) -> None:
-    @app.get("/explore")
-    @app.get("/explore/projects")
-    def explore():
-        clause, args = visible_clause()
-        return _project_list("explore", clause, args, "latest_activity_desc", "explore")
+@bp.get("/explore")
+@bp.get("/explore/projects")
+def explore():
+    clause, args = visible_clause()
+    return _project_list("explore", clause, args, "latest_activity_desc")
 
-    @app.get("/explore/projects/starred")
-    def explore_starred():
-        """GitLab's "Most starred" tab: every visible project, most stars first."""
-        clause, args = visible_clause()
-        return _project_list("explore_starred", clause, args, "stars_desc", "explore_starred")
 
-    @app.get("/search")
-    def search():
-        """Global search: projects or users whose names contain the text."""
-        text = request.args.get("search", "").strip()
-        scope = "users" if request.args.get("scope") == "users" else "projects"
-        like = f"%{text}%"
-        clause, args = visible_clause()
-        projects_sql = (
-            f"SELECT {PROJECT_COLUMNS} FROM projects p WHERE {clause} AND (p.name LIKE ? OR"
-            " p.namespace || '/' || p.path LIKE ? OR p.description LIKE ?) ORDER BY p.name COLLATE NOCASE"
-        )
-        users_sql = "SELECT * FROM users WHERE username LIKE ? OR name LIKE ? ORDER BY username COLLATE NOCASE"
-        project_args, user_args = (*args, like, like, like), (like, like)
-        counts = {
-            "projects": db().execute(f"SELECT COUNT(*) FROM ({projects_sql})", project_args).fetchone()[0] if text else 0,
-            "users": db().execute(f"SELECT COUNT(*) FROM ({users_sql})", user_args).fetchone()[0] if text else 0,
-        }
-        page = None
-        if text:
-            page = paginate(projects_sql, project_args) if scope == "projects" else paginate(users_sql, user_args)
-        return render_template("search.html", text=text, scope=scope, counts=counts, page=page)
+@bp.get("/explore/projects/starred")
+def explore_starred():
+    """GitLab's "Most starred" tab: every visible project, most stars first."""
+    clause, args = visible_clause()
+    return _project_list("explore_starred", clause, args, "stars_desc")
 
-    @app.get("/dashboard/projects")
-    @signed_in
-    def dashboard_projects():
-        user = me_required()
-        return _project_list(
-            "yours", "p.id IN (SELECT project_id FROM members WHERE user_id = ?)", (user["id"],),
-            "latest_activity_desc", "dashboard_projects",
-        )
 
-    @app.get("/dashboard/projects/starred")
-    @signed_in
-    def dashboard_starred():
-        user = me_required()
-        return _project_list(
-            "starred", "p.id IN (SELECT project_id FROM stars WHERE user_id = ?)", (user["id"],),
-            "latest_activity_desc", "dashboard_starred",
-        )
+@bp.get("/search")
+def search():
+    """Global search: projects or users whose names contain the text."""
+    text = request.args.get("search", "").strip()
+    scope = "users" if request.args.get("scope") == "users" else "projects"
+    like = f"%{text}%"
+    clause, args = visible_clause()
+    projects_sql = (
+        f"SELECT {PROJECT_COLUMNS} FROM projects p WHERE {clause} AND (p.name LIKE ? OR"
+        " p.namespace || '/' || p.path LIKE ? OR p.description LIKE ?) ORDER BY p.name COLLATE NOCASE"
+    )
+    users_sql = "SELECT * FROM users WHERE username LIKE ? OR name LIKE ? ORDER BY username COLLATE NOCASE"
+    project_args, user_args = (*args, like, like, like), (like, like)
+    counts = {
+        "projects": db().execute(f"SELECT COUNT(*) FROM ({projects_sql})", project_args).fetchone()[0] if text else 0,
+        "users": db().execute(f"SELECT COUNT(*) FROM ({users_sql})", user_args).fetchone()[0] if text else 0,
+    }
+    page = None
+    if text:
+        page = paginate(projects_sql, project_args) if scope == "projects" else paginate(users_sql, user_args)
+    return render_template("search.html", text=text, scope=scope, counts=counts, page=page)
 
-    @app.get("/dashboard/issues")
-    @signed_in
-    def dashboard_issues():
-        arg, username = _dashboard_filter("issues")
-        column = {"assignee_username": "i.assignee_id", "author_username": "i.author_id"}[arg]
-        state = request.args.get("state", "opened")
-        state_sql = "" if state == "all" else "AND i.state = ?"
-        clause, args = visible_clause()
-        page = paginate(
-            "SELECT i.*, p.namespace, p.path, u.name AS author_name, a.name AS assignee_name FROM issues i"
-            " JOIN projects p ON p.id = i.project_id JOIN users u ON u.id = i.author_id"
-            " LEFT JOIN users a ON a.id = i.assignee_id"
-            f" WHERE {column} = (SELECT id FROM users WHERE username = ?) {state_sql} AND {clause}"
-            " ORDER BY i.created_at DESC",
-            (username, *((state,) if state != "all" else ()), *args),
-        )
-        return render_template("dashboard_issues.html", page=page, arg=arg, username=username, state=state)
 
-    @app.get("/dashboard/merge_requests")
-    @signed_in
-    def dashboard_merge_requests():
-        arg, username = _dashboard_filter("merge_requests")
-        conditions = {
-            "assignee_username": "m.assignee_id = (SELECT id FROM users WHERE username = ?)",
-            "author_username": "m.author_id = (SELECT id FROM users WHERE username = ?)",
-            "reviewer_username": "m.id IN (SELECT mr_id FROM mr_reviewers WHERE user_id = (SELECT id FROM users WHERE username = ?))",
-        }
-        state = request.args.get("state", "opened")
-        state_sql = "" if state == "all" else "AND m.state = ?"
-        clause, args = visible_clause()
-        page = paginate(
-            "SELECT m.*, p.namespace, p.path, u.name AS author_name FROM merge_requests m"
-            " JOIN projects p ON p.id = m.project_id JOIN users u ON u.id = m.author_id"
-            f" WHERE {conditions[arg]} {state_sql} AND {clause} ORDER BY m.created_at DESC",
-            (username, *((state,) if state != "all" else ()), *args),
-        )
-        return render_template("dashboard_mrs.html", page=page, arg=arg, username=username, state=state)
+@bp.get("/dashboard/projects")
+@signed_in
+def dashboard_projects():
+    user = me_required()
+    return _project_list(
+        "yours", "p.id IN (SELECT project_id FROM members WHERE user_id = ?)", (user["id"],),
+        "latest_activity_desc",
+    )
 
-    @app.get("/dashboard/todos")
-    @signed_in
-    def dashboard_todos():
-        user = me_required()
-        state = "done" if request.args.get("state") == "done" else "pending"
-        page = paginate(
-            "SELECT t.*, p.namespace, p.path, u.name AS author_name,"
-            " COALESCE(i.title, m.title) AS title, COALESCE(i.iid, m.iid) AS iid FROM todos t"
-            " JOIN projects p ON p.id = t.project_id JOIN users u ON u.id = t.author_id"
-            " LEFT JOIN issues i ON t.target_type = 'Issue' AND i.id = t.target_id"
-            " LEFT JOIN merge_requests m ON t.target_type = 'MergeRequest' AND m.id = t.target_id"
-            " WHERE t.user_id = ? AND t.state = ? ORDER BY t.created_at DESC, t.id DESC",
-            (user["id"], state),
-        )
-        return render_template("todos.html", page=page, state=state)
 
-    @app.post("/dashboard/todos/<int:todo_id>/mark_done")
-    @signed_in
-    def todo_done(todo_id: int):
-        user = me_required()
-        db().execute("UPDATE todos SET state = 'done' WHERE id = ? AND user_id = ?", (todo_id, user["id"]))
-        flash("To-do item marked as done.")
-        return redirect(url_for("dashboard_todos"))
+@bp.get("/dashboard/projects/starred")
+@signed_in
+def dashboard_starred():
+    user = me_required()
+    return _project_list(
+        "starred", "p.id IN (SELECT project_id FROM stars WHERE user_id = ?)", (user["id"],),
+        "latest_activity_desc",
+    )
 
-    @app.post("/dashboard/todos/mark_all_done")
-    @signed_in
-    def todos_all_done():
-        user = me_required()
-        db().execute("UPDATE todos SET state = 'done' WHERE user_id = ? AND state = 'pending'", (user["id"],))
-        flash("Everything on your To-Do List is marked as done.")
-        return redirect(url_for("dashboard_todos"))
 
-    @app.route("/projects/new", methods=["GET", "POST"])
-    @signed_in
-    def new_project():
-        user = me_required()
-        form = {"name": "", "path": "", "description": "", "visibility": "private", "readme": "1"}
-        errors: list[str] = []
-        if request.method == "POST":
-            form = {key: request.form.get(key, "").strip() for key in ("name", "path", "description", "visibility", "readme")}
-            path = slugify(form["path"] or form["name"])
-            if not form["name"]:
-                errors.append("Project name can't be blank.")
-            if form["visibility"] not in ("private", "internal", "public"):
-                errors.append("Choose a visibility level.")
-            taken = db().execute(
-                "SELECT 1 FROM projects WHERE namespace = ? AND (path = ? OR name = ?)", (user["username"], path, form["name"])
-            ).fetchone()
-            if taken:
-                errors.append("Name has already been taken.")
-            if not errors:
-                moment = now_stamp()
-                readme = f"# {form['name']}\n\n{form['description']}".strip() if form["readme"] else ""
-                project_id = db().execute(
-                    "INSERT INTO projects (namespace, path, name, description, visibility, readme, creator_id,"
-                    " created_at, last_activity_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (user["username"], path, form["name"], form["description"], form["visibility"], readme,
-                     user["id"], moment, moment),
-                ).lastrowid
-                db().execute("INSERT INTO members VALUES (?, ?, 50, ?)", (project_id, user["id"], moment))
-                for name, color, description in LABELS[:3]:  # bug, enhancement, documentation, as GitLab suggests
-                    db().execute(
-                        "INSERT INTO labels (project_id, name, color, description) VALUES (?, ?, ?, ?)",
-                        (project_id, name, color, description),
-                    )
-                flash(f"Project '{form['name']}' was successfully created.")
-                return redirect(url_for("project_page", namespace=user["username"], project=path))
-        return render_template("new_project.html", form=form, errors=errors, user=user)
+@bp.get("/dashboard/issues")
+@signed_in
+def dashboard_issues():
+    arg, username = _dashboard_filter("issues")
+    column = {"assignee_username": "i.assignee_id", "author_username": "i.author_id"}[arg]
+    state = request.args.get("state", "opened")
+    state_sql = "" if state == "all" else "AND i.state = ?"
+    clause, args = visible_clause()
+    page = paginate(
+        "SELECT i.*, p.namespace, p.path, u.name AS author_name, a.name AS assignee_name FROM issues i"
+        " JOIN projects p ON p.id = i.project_id JOIN users u ON u.id = i.author_id"
+        " LEFT JOIN users a ON a.id = i.assignee_id"
+        f" WHERE {column} = (SELECT id FROM users WHERE username = ?) {state_sql} AND {clause}"
+        " ORDER BY i.created_at DESC",
+        (username, *((state,) if state != "all" else ()), *args),
+    )
+    return render_template("dashboard_issues.html", page=page, arg=arg, username=username, state=state)
+
+
+@bp.get("/dashboard/merge_requests")
+@signed_in
+def dashboard_merge_requests():
+    arg, username = _dashboard_filter("merge_requests")
+    conditions = {
+        "assignee_username": "m.assignee_id = (SELECT id FROM users WHERE username = ?)",
+        "author_username": "m.author_id = (SELECT id FROM users WHERE username = ?)",
+        "reviewer_username": "m.id IN (SELECT mr_id FROM mr_reviewers WHERE user_id = (SELECT id FROM users WHERE username = ?))",
+    }
+    state = request.args.get("state", "opened")
+    state_sql = "" if state == "all" else "AND m.state = ?"
+    clause, args = visible_clause()
+    page = paginate(
+        "SELECT m.*, p.namespace, p.path, u.name AS author_name FROM merge_requests m"
+        " JOIN projects p ON p.id = m.project_id JOIN users u ON u.id = m.author_id"
+        f" WHERE {conditions[arg]} {state_sql} AND {clause} ORDER BY m.created_at DESC",
+        (username, *((state,) if state != "all" else ()), *args),
+    )
+    return render_template("dashboard_mrs.html", page=page, arg=arg, username=username, state=state)
+
+
+@bp.get("/dashboard/todos")
+@signed_in
+def dashboard_todos():
+    user = me_required()
+    state = "done" if request.args.get("state") == "done" else "pending"
+    page = paginate(
+        "SELECT t.*, p.namespace, p.path, u.name AS author_name,"
+        " COALESCE(i.title, m.title) AS title, COALESCE(i.iid, m.iid) AS iid FROM todos t"
+        " JOIN projects p ON p.id = t.project_id JOIN users u ON u.id = t.author_id"
+        " LEFT JOIN issues i ON t.target_type = 'Issue' AND i.id = t.target_id"
+        " LEFT JOIN merge_requests m ON t.target_type = 'MergeRequest' AND m.id = t.target_id"
+        " WHERE t.user_id = ? AND t.state = ? ORDER BY t.created_at DESC, t.id DESC",
+        (user["id"], state),
+    )
+    return render_template("todos.html", page=page, state=state)
+
+
+@bp.post("/dashboard/todos/<int:todo_id>/mark_done")
+@signed_in
+def todo_done(todo_id: int):
+    user = me_required()
+    db().execute("UPDATE todos SET state = 'done' WHERE id = ? AND user_id = ?", (todo_id, user["id"]))
+    flash("To-do item marked as done.")
+    return redirect(url_for("dashboard.dashboard_todos"))
+
+
+@bp.post("/dashboard/todos/mark_all_done")
+@signed_in
+def todos_all_done():
+    user = me_required()
+    db().execute("UPDATE todos SET state = 'done' WHERE user_id = ? AND state = 'pending'", (user["id"],))
+    flash("Everything on your To-Do List is marked as done.")
+    return redirect(url_for("dashboard.dashboard_todos"))
+
+
+@bp.route("/projects/new", methods=["GET", "POST"])
+@signed_in
+def new_project():
+    user = me_required()
+    form = {"name": "", "path": "", "description": "", "visibility": "private", "readme": "1"}
+    errors: list[str] = []
+    if request.method == "POST":
+        form = {key: request.form.get(key, "").strip() for key in ("name", "path", "description", "visibility", "readme")}
+        path = slugify(form["path"] or form["name"])
+        if not form["name"]:
+            errors.append("Project name can't be blank.")
+        if form["visibility"] not in ("private", "internal", "public"):
+            errors.append("Choose a visibility level.")
+        taken = db().execute(
+            "SELECT 1 FROM projects WHERE namespace = ? AND (path = ? OR name = ?)", (user["username"], path, form["name"])
+        ).fetchone()
+        if taken:
+            errors.append("Name has already been taken.")
+        if not errors:
+            moment = now_stamp()
+            readme = f"# {form['name']}\n\n{form['description']}".strip() if form["readme"] else ""
+            project_id = db().execute(
+                "INSERT INTO projects (namespace, path, name, description, visibility, readme, creator_id,"
+                " created_at, last_activity_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (user["username"], path, form["name"], form["description"], form["visibility"], readme,
+                 user["id"], moment, moment),
+            ).lastrowid
+            db().execute("INSERT INTO members VALUES (?, ?, 50, ?)", (project_id, user["id"], moment))
+            for name, color, description in LABELS[:3]:  # bug, enhancement, documentation, as GitLab suggests
+                db().execute(
+                    "INSERT INTO labels (project_id, name, color, description) VALUES (?, ?, ?, ?)",
+                    (project_id, name, color, description),
+                )
+            flash(f"Project '{form['name']}' was successfully created.")
+            return redirect(url_for("project.project_page", namespace=user["username"], project=path))
+    return render_template("new_project.html", form=form, errors=errors, user=user)

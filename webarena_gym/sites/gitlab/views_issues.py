@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from flask import Flask, abort, flash, redirect, request, url_for
+from flask import Blueprint, abort, redirect, request, url_for
 
 from ..webapp import db
+from .notes import add_note, notes_of, post_comment
 from .queries import (
     me_required,
     now_stamp,
@@ -16,6 +17,8 @@ from .queries import (
     touch_project,
 )
 from .views_project import render_project
+
+bp = Blueprint("issues", __name__)
 
 #: Issue sorts (GitLab's query values) -> (label, ORDER BY).
 ISSUE_SORTS = {
@@ -51,176 +54,156 @@ def labels_by_issue(issue_ids: list[int]) -> dict[int, list[str]]:
     return result
 
 
-def add_note(project_id: int, kind: str, target_id: int, author_id: int, body: str, *, system: bool = False) -> str:
-    moment = now_stamp()
-    db().execute(
-        "INSERT INTO notes (project_id, noteable_type, noteable_id, author_id, body, system, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-        (project_id, kind, target_id, author_id, body, int(system), moment),
-    )
-    touch_project(project_id, moment)
-    return moment
-
-
-def notes_of(kind: str, target_id: int):
-    return db().execute(
-        "SELECT n.*, u.name AS author_name, u.username AS author_username FROM notes n JOIN users u ON u.id = n.author_id"
-        " WHERE n.noteable_type = ? AND n.noteable_id = ? ORDER BY n.created_at, n.id",
-        (kind, target_id),
+@bp.get("/<namespace>/<project>/-/issues")
+def issues(namespace: str, project: str):
+    row = project_or_404(namespace, project)
+    state = request.args.get("state", "opened")
+    if state not in ("opened", "closed", "all"):
+        state = "opened"
+    sort = request.args.get("sort", "created_date")
+    if sort not in ISSUE_SORTS:
+        sort = "created_date"
+    label_names = [name for name in request.args.getlist("label_name[]") if name]
+    assignee = request.args.get("assignee_username", "").strip()
+    search = request.args.get("search", "").strip()
+    conditions, args = ["i.project_id = ?"], [row["id"]]
+    for name in label_names:
+        conditions.append(
+            "EXISTS (SELECT 1 FROM issue_labels il JOIN labels l ON l.id = il.label_id"
+            " WHERE il.issue_id = i.id AND l.name = ?)"
+        )
+        args.append(name)
+    if assignee == "None":
+        conditions.append("i.assignee_id IS NULL")
+    elif assignee:
+        conditions.append("a.username = ?")
+        args.append(assignee)
+    if search:
+        conditions.append("(i.title LIKE ? OR i.description LIKE ?)")
+        args += [f"%{search}%"] * 2
+    base = " AND ".join(conditions)
+    joins = "FROM issues i JOIN users u ON u.id = i.author_id LEFT JOIN users a ON a.id = i.assignee_id"
+    tallies = db().execute(
+        f"SELECT i.state, COUNT(*) AS n {joins} WHERE {base} GROUP BY i.state", tuple(args)
     ).fetchall()
+    tally = {t["state"]: t["n"] for t in tallies}
+    tally["all"] = sum(tally.values())
+    state_sql = "" if state == "all" else " AND i.state = ?"
+    page = paginate(
+        f"SELECT i.*, u.name AS author_name, a.name AS assignee_name, a.username AS assignee_username,"
+        f" (SELECT COUNT(*) FROM notes n WHERE n.noteable_type = 'issue' AND n.noteable_id = i.id AND n.system = 0) AS note_count"
+        f" {joins} WHERE {base}{state_sql} ORDER BY {ISSUE_SORTS[sort][1]}",
+        tuple(args) + ((state,) if state != "all" else ()),
+    )
+    labels = db().execute("SELECT * FROM labels WHERE project_id = ? ORDER BY name", (row["id"],)).fetchall()
+    return render_project(
+        "issues.html", row, "issues", page=page, state=state, sort=sort, sorts=ISSUE_SORTS, tally=tally,
+        label_names=label_names, assignee=assignee, search=search, labels=labels,
+        tab_urls={
+            key: url_for("issues.issues", namespace=namespace, project=project, **_filters(label_names, assignee, search, sort), state=key)
+            for key in ("opened", "closed", "all")
+        },
+        members=project_members(row["id"]), issue_labels=labels_by_issue([i["id"] for i in page.rows]),
+    )
 
 
-def register(app: Flask) -> None:
-    @app.get("/<namespace>/<project>/-/issues")
-    def issues(namespace: str, project: str):
-        row = project_or_404(namespace, project)
-        state = request.args.get("state", "opened")
-        if state not in ("opened", "closed", "all"):
-            state = "opened"
-        sort = request.args.get("sort", "created_date")
-        if sort not in ISSUE_SORTS:
-            sort = "created_date"
-        label_names = [name for name in request.args.getlist("label_name[]") if name]
-        assignee = request.args.get("assignee_username", "").strip()
-        search = request.args.get("search", "").strip()
-        conditions, args = ["i.project_id = ?"], [row["id"]]
-        for name in label_names:
-            conditions.append(
-                "EXISTS (SELECT 1 FROM issue_labels il JOIN labels l ON l.id = il.label_id"
-                " WHERE il.issue_id = i.id AND l.name = ?)"
-            )
-            args.append(name)
-        if assignee == "None":
-            conditions.append("i.assignee_id IS NULL")
-        elif assignee:
-            conditions.append("a.username = ?")
-            args.append(assignee)
-        if search:
-            conditions.append("(i.title LIKE ? OR i.description LIKE ?)")
-            args += [f"%{search}%"] * 2
-        base = " AND ".join(conditions)
-        joins = "FROM issues i JOIN users u ON u.id = i.author_id LEFT JOIN users a ON a.id = i.assignee_id"
-        tallies = db().execute(
-            f"SELECT i.state, COUNT(*) AS n {joins} WHERE {base} GROUP BY i.state", tuple(args)
-        ).fetchall()
-        tally = {t["state"]: t["n"] for t in tallies}
-        tally["all"] = sum(tally.values())
-        state_sql = "" if state == "all" else " AND i.state = ?"
-        page = paginate(
-            f"SELECT i.*, u.name AS author_name, a.name AS assignee_name, a.username AS assignee_username,"
-            f" (SELECT COUNT(*) FROM notes n WHERE n.noteable_type = 'issue' AND n.noteable_id = i.id AND n.system = 0) AS note_count"
-            f" {joins} WHERE {base}{state_sql} ORDER BY {ISSUE_SORTS[sort][1]}",
-            tuple(args) + ((state,) if state != "all" else ()),
+@bp.route("/<namespace>/<project>/-/issues/new", methods=["GET", "POST"])
+@signed_in
+def new_issue(namespace: str, project: str):
+    row, user = project_or_404(namespace, project), me_required()
+    labels = db().execute("SELECT * FROM labels WHERE project_id = ? ORDER BY name", (row["id"],)).fetchall()
+    members = project_members(row["id"])
+    form = {"title": request.form.get("title", "").strip(), "description": request.form.get("description", "").strip()}
+    errors: list[str] = []
+    if request.method == "POST":
+        if not form["title"]:
+            errors.append("Title can't be blank.")
+        assignee = _member_id(members, request.form.get("assignee_username", ""))
+        if not errors:
+            moment = now_stamp()
+            iid = db().execute("SELECT COALESCE(MAX(iid), 0) + 1 FROM issues WHERE project_id = ?", (row["id"],)).fetchone()[0]
+            issue_id = db().execute(
+                "INSERT INTO issues (project_id, iid, title, description, state, author_id, assignee_id, created_at, updated_at)"
+                " VALUES (?, ?, ?, ?, 'opened', ?, ?, ?, ?)",
+                (row["id"], iid, form["title"], form["description"], user["id"], assignee, moment, moment),
+            ).lastrowid
+            for label in labels:
+                if request.form.get(f"label_{label['id']}"):
+                    db().execute("INSERT INTO issue_labels VALUES (?, ?)", (issue_id, label["id"]))
+            touch_project(row["id"], moment)
+            return redirect(url_for("issues.issue_page", namespace=namespace, project=project, iid=iid))
+    return render_project("new_issue.html", row, "issues", labels=labels, members=members, form=form, errors=errors)
+
+
+@bp.get("/<namespace>/<project>/-/issues/<int:iid>")
+def issue_page(namespace: str, project: str, iid: int):
+    row = project_or_404(namespace, project)
+    issue = issue_or_404(row["id"], iid)
+    labels = db().execute(
+        "SELECT l.*, EXISTS (SELECT 1 FROM issue_labels il WHERE il.label_id = l.id AND il.issue_id = ?) AS applied"
+        " FROM labels l WHERE l.project_id = ? ORDER BY l.name",
+        (issue["id"], row["id"]),
+    ).fetchall()
+    return render_project(
+        "issue.html", row, "issues", issue=issue, labels=labels, notes=notes_of("issue", issue["id"]),
+        members=project_members(row["id"]),
+    )
+
+
+@bp.post("/<namespace>/<project>/-/issues/<int:iid>/notes")
+@signed_in
+def issue_note(namespace: str, project: str, iid: int):
+    row, user = project_or_404(namespace, project), me_required()
+    post_comment("issue", row["id"], issue_or_404(row["id"], iid)["id"], user["id"])
+    return redirect(url_for("issues.issue_page", namespace=namespace, project=project, iid=iid) + "#notes")
+
+
+@bp.post("/<namespace>/<project>/-/issues/<int:iid>/state")
+@signed_in
+def issue_state(namespace: str, project: str, iid: int):
+    row, user = project_or_404(namespace, project), me_required()
+    issue = issue_or_404(row["id"], iid)
+    if issue["author_id"] != user["id"]:
+        require_level(row, 20)
+    target = "closed" if request.form.get("state_event") == "close" else "opened"
+    if target != issue["state"]:
+        moment = add_note(row["id"], "issue", issue["id"], user["id"], "closed" if target == "closed" else "reopened", system=True)
+        db().execute(
+            "UPDATE issues SET state = ?, updated_at = ?, closed_at = ? WHERE id = ?",
+            (target, moment, moment if target == "closed" else None, issue["id"]),
         )
-        labels = db().execute("SELECT * FROM labels WHERE project_id = ? ORDER BY name", (row["id"],)).fetchall()
-        return render_project(
-            "issues.html", row, "issues", page=page, state=state, sort=sort, sorts=ISSUE_SORTS, tally=tally,
-            label_names=label_names, assignee=assignee, search=search, labels=labels,
-            tab_urls={
-                key: url_for("issues", namespace=namespace, project=project, **_filters(label_names, assignee, search, sort), state=key)
-                for key in ("opened", "closed", "all")
-            },
-            members=project_members(row["id"]), issue_labels=labels_by_issue([i["id"] for i in page.rows]),
-        )
+    return redirect(url_for("issues.issue_page", namespace=namespace, project=project, iid=iid))
 
-    @app.route("/<namespace>/<project>/-/issues/new", methods=["GET", "POST"])
-    @signed_in
-    def new_issue(namespace: str, project: str):
-        row, user = project_or_404(namespace, project), me_required()
-        labels = db().execute("SELECT * FROM labels WHERE project_id = ? ORDER BY name", (row["id"],)).fetchall()
+
+@bp.post("/<namespace>/<project>/-/issues/<int:iid>/edit")
+@signed_in
+def issue_edit(namespace: str, project: str, iid: int):
+    """Sidebar edits: the assignee (one form) or the labels (another form)."""
+    row = project_or_404(namespace, project)
+    user = require_level(row, 20)
+    issue = issue_or_404(row["id"], iid)
+    moment = None
+    if "assignee_username" in request.form:
         members = project_members(row["id"])
-        form = {"title": request.form.get("title", "").strip(), "description": request.form.get("description", "").strip()}
-        errors: list[str] = []
-        if request.method == "POST":
-            if not form["title"]:
-                errors.append("Title can't be blank.")
-            assignee = _member_id(members, request.form.get("assignee_username", ""))
-            if not errors:
-                moment = now_stamp()
-                iid = db().execute("SELECT COALESCE(MAX(iid), 0) + 1 FROM issues WHERE project_id = ?", (row["id"],)).fetchone()[0]
-                issue_id = db().execute(
-                    "INSERT INTO issues (project_id, iid, title, description, state, author_id, assignee_id, created_at, updated_at)"
-                    " VALUES (?, ?, ?, ?, 'opened', ?, ?, ?, ?)",
-                    (row["id"], iid, form["title"], form["description"], user["id"], assignee, moment, moment),
-                ).lastrowid
-                for label in labels:
-                    if request.form.get(f"label_{label['id']}"):
-                        db().execute("INSERT INTO issue_labels VALUES (?, ?)", (issue_id, label["id"]))
-                touch_project(row["id"], moment)
-                return redirect(url_for("issue_page", namespace=namespace, project=project, iid=iid))
-        return render_project("new_issue.html", row, "issues", labels=labels, members=members, form=form, errors=errors)
-
-    @app.get("/<namespace>/<project>/-/issues/<int:iid>")
-    def issue_page(namespace: str, project: str, iid: int):
-        row = project_or_404(namespace, project)
-        issue = issue_or_404(row["id"], iid)
-        labels = db().execute(
-            "SELECT l.*, EXISTS (SELECT 1 FROM issue_labels il WHERE il.label_id = l.id AND il.issue_id = ?) AS applied"
-            " FROM labels l WHERE l.project_id = ? ORDER BY l.name",
-            (issue["id"], row["id"]),
-        ).fetchall()
-        return render_project(
-            "issue.html", row, "issues", issue=issue, labels=labels, notes=notes_of("issue", issue["id"]),
-            members=project_members(row["id"]),
-        )
-
-    @app.post("/<namespace>/<project>/-/issues/<int:iid>/notes")
-    @signed_in
-    def issue_note(namespace: str, project: str, iid: int):
-        row, user = project_or_404(namespace, project), me_required()
-        issue = issue_or_404(row["id"], iid)
-        body = request.form.get("note", "").strip()
-        if body:
-            moment = add_note(row["id"], "issue", issue["id"], user["id"], body)
-            db().execute("UPDATE issues SET updated_at = ? WHERE id = ?", (moment, issue["id"]))
-        else:
-            flash("Comment can't be blank.")
-        return redirect(url_for("issue_page", namespace=namespace, project=project, iid=iid) + "#notes")
-
-    @app.post("/<namespace>/<project>/-/issues/<int:iid>/state")
-    @signed_in
-    def issue_state(namespace: str, project: str, iid: int):
-        row, user = project_or_404(namespace, project), me_required()
-        issue = issue_or_404(row["id"], iid)
-        if issue["author_id"] != user["id"]:
-            require_level(row, 20)
-        target = "closed" if request.form.get("state_event") == "close" else "opened"
-        if target != issue["state"]:
-            moment = add_note(row["id"], "issue", issue["id"], user["id"], "closed" if target == "closed" else "reopened", system=True)
-            db().execute(
-                "UPDATE issues SET state = ?, updated_at = ?, closed_at = ? WHERE id = ?",
-                (target, moment, moment if target == "closed" else None, issue["id"]),
-            )
-        return redirect(url_for("issue_page", namespace=namespace, project=project, iid=iid))
-
-    @app.post("/<namespace>/<project>/-/issues/<int:iid>/edit")
-    @signed_in
-    def issue_edit(namespace: str, project: str, iid: int):
-        """Sidebar edits: the assignee (one form) or the labels (another form)."""
-        row = project_or_404(namespace, project)
-        user = require_level(row, 20)
-        issue = issue_or_404(row["id"], iid)
-        moment = None
-        if "assignee_username" in request.form:
-            members = project_members(row["id"])
-            assignee = _member_id(members, request.form["assignee_username"])
-            if assignee != issue["assignee_id"]:
-                who = next((m["username"] for m in members if m["id"] == assignee), None)
-                moment = add_note(row["id"], "issue", issue["id"], user["id"], f"assigned to @{who}" if who else "removed assignee", system=True)
-                db().execute("UPDATE issues SET assignee_id = ? WHERE id = ?", (assignee, issue["id"]))
-        if "labels_form" in request.form:
-            labels = db().execute("SELECT * FROM labels WHERE project_id = ? ORDER BY name", (row["id"],)).fetchall()
-            before = {r["label_id"] for r in db().execute("SELECT label_id FROM issue_labels WHERE issue_id = ?", (issue["id"],))}
-            after = {label["id"] for label in labels if request.form.get(f"label_{label['id']}")}
-            if before != after:
-                db().execute("DELETE FROM issue_labels WHERE issue_id = ?", (issue["id"],))
-                for label_id in sorted(after):
-                    db().execute("INSERT INTO issue_labels VALUES (?, ?)", (issue["id"], label_id))
-                names = {label["id"]: label["name"] for label in labels}
-                parts = [f"added ~{names[i]}" for i in sorted(after - before)] + [f"removed ~{names[i]}" for i in sorted(before - after)]
-                moment = add_note(row["id"], "issue", issue["id"], user["id"], " ".join(parts), system=True)
-        if moment:
-            db().execute("UPDATE issues SET updated_at = ? WHERE id = ?", (moment, issue["id"]))
-        return redirect(url_for("issue_page", namespace=namespace, project=project, iid=iid))
+        assignee = _member_id(members, request.form["assignee_username"])
+        if assignee != issue["assignee_id"]:
+            who = next((m["username"] for m in members if m["id"] == assignee), None)
+            moment = add_note(row["id"], "issue", issue["id"], user["id"], f"assigned to @{who}" if who else "removed assignee", system=True)
+            db().execute("UPDATE issues SET assignee_id = ? WHERE id = ?", (assignee, issue["id"]))
+    if "labels_form" in request.form:
+        labels = db().execute("SELECT * FROM labels WHERE project_id = ? ORDER BY name", (row["id"],)).fetchall()
+        before = {r["label_id"] for r in db().execute("SELECT label_id FROM issue_labels WHERE issue_id = ?", (issue["id"],))}
+        after = {label["id"] for label in labels if request.form.get(f"label_{label['id']}")}
+        if before != after:
+            db().execute("DELETE FROM issue_labels WHERE issue_id = ?", (issue["id"],))
+            for label_id in sorted(after):
+                db().execute("INSERT INTO issue_labels VALUES (?, ?)", (issue["id"], label_id))
+            names = {label["id"]: label["name"] for label in labels}
+            parts = [f"added ~{names[i]}" for i in sorted(after - before)] + [f"removed ~{names[i]}" for i in sorted(before - after)]
+            moment = add_note(row["id"], "issue", issue["id"], user["id"], " ".join(parts), system=True)
+    if moment:
+        db().execute("UPDATE issues SET updated_at = ? WHERE id = ?", (moment, issue["id"]))
+    return redirect(url_for("issues.issue_page", namespace=namespace, project=project, iid=iid))
 
 
 def _filters(label_names: list[str], assignee: str, search: str, sort: str) -> dict:
@@ -234,4 +217,3 @@ def _filters(label_names: list[str], assignee: str, search: str, sort: str) -> d
 def _member_id(members, username: str) -> int | None:
     """The id of the project member with that username (None: unassigned or not a member)."""
     return next((m["id"] for m in members if m["username"] == username), None)
-

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from flask import Flask, abort, flash, redirect, request, url_for
+from flask import Blueprint, abort, redirect, request, url_for
 
 from ..webapp import db
+from .notes import add_note, notes_of, post_comment
 from .queries import me_required, paginate, project_or_404, require_level, signed_in
-from .views_issues import add_note, notes_of
 from .views_project import render_project
+
+bp = Blueprint("merge_requests", __name__)
 
 MR_STATES = ("opened", "merged", "closed", "all")
 
@@ -37,78 +39,74 @@ def reviewers_by_mr(mr_ids: list[int]) -> dict[int, list]:
     return result
 
 
-def register(app: Flask) -> None:
-    @app.get("/<namespace>/<project>/-/merge_requests")
-    def merge_requests(namespace: str, project: str):
-        row = project_or_404(namespace, project)
-        state = request.args.get("state", "opened")
-        if state not in MR_STATES:
-            state = "opened"
-        search = request.args.get("search", "").strip()
-        conditions, args = ["m.project_id = ?"], [row["id"]]
-        if search:
-            conditions.append("m.title LIKE ?")
-            args.append(f"%{search}%")
-        for arg, sql in (
-            ("author_username", "u.username = ?"),
-            ("reviewer_username", "m.id IN (SELECT mr_id FROM mr_reviewers r JOIN users ru ON ru.id = r.user_id WHERE ru.username = ?)"),
-        ):
-            if request.args.get(arg):
-                conditions.append(sql)
-                args.append(request.args[arg])
-        base = " AND ".join(conditions)
-        joins = "FROM merge_requests m JOIN users u ON u.id = m.author_id"
-        tally = {r["state"]: r["n"] for r in db().execute(
-            f"SELECT m.state, COUNT(*) AS n {joins} WHERE {base} GROUP BY m.state", tuple(args)
-        )}
-        tally["all"] = sum(tally.values())
-        state_sql = "" if state == "all" else " AND m.state = ?"
-        page = paginate(
-            f"SELECT m.*, u.name AS author_name {joins} WHERE {base}{state_sql} ORDER BY m.created_at DESC, m.iid DESC",
-            tuple(args) + ((state,) if state != "all" else ()),
-        )
-        return render_project(
-            "merge_requests.html", row, "merge_requests", page=page, state=state, tally=tally, search=search,
-            reviewers=reviewers_by_mr([m["id"] for m in page.rows]),
-        )
+@bp.get("/<namespace>/<project>/-/merge_requests")
+def merge_requests(namespace: str, project: str):
+    row = project_or_404(namespace, project)
+    state = request.args.get("state", "opened")
+    if state not in MR_STATES:
+        state = "opened"
+    search = request.args.get("search", "").strip()
+    conditions, args = ["m.project_id = ?"], [row["id"]]
+    if search:
+        conditions.append("m.title LIKE ?")
+        args.append(f"%{search}%")
+    for arg, sql in (
+        ("author_username", "u.username = ?"),
+        ("reviewer_username", "m.id IN (SELECT mr_id FROM mr_reviewers r JOIN users ru ON ru.id = r.user_id WHERE ru.username = ?)"),
+    ):
+        if request.args.get(arg):
+            conditions.append(sql)
+            args.append(request.args[arg])
+    base = " AND ".join(conditions)
+    joins = "FROM merge_requests m JOIN users u ON u.id = m.author_id"
+    tally = {r["state"]: r["n"] for r in db().execute(
+        f"SELECT m.state, COUNT(*) AS n {joins} WHERE {base} GROUP BY m.state", tuple(args)
+    )}
+    tally["all"] = sum(tally.values())
+    state_sql = "" if state == "all" else " AND m.state = ?"
+    page = paginate(
+        f"SELECT m.*, u.name AS author_name {joins} WHERE {base}{state_sql} ORDER BY m.created_at DESC, m.iid DESC",
+        tuple(args) + ((state,) if state != "all" else ()),
+    )
+    return render_project(
+        "merge_requests.html", row, "merge_requests", page=page, state=state, tally=tally, search=search,
+        reviewers=reviewers_by_mr([m["id"] for m in page.rows]),
+    )
 
-    @app.get("/<namespace>/<project>/-/merge_requests/<int:iid>")
-    def merge_request_page(namespace: str, project: str, iid: int):
-        row = project_or_404(namespace, project)
-        mr = merge_request_or_404(row["id"], iid)
-        return render_project(
-            "merge_request.html", row, "merge_requests", mr=mr, reviewers=reviewers_by_mr([mr["id"]])[mr["id"]],
-            notes=notes_of("merge_request", mr["id"]),
-        )
 
-    @app.post("/<namespace>/<project>/-/merge_requests/<int:iid>/notes")
-    @signed_in
-    def merge_request_note(namespace: str, project: str, iid: int):
-        row, user = project_or_404(namespace, project), me_required()
-        mr = merge_request_or_404(row["id"], iid)
-        body = request.form.get("note", "").strip()
-        if body:
-            moment = add_note(row["id"], "merge_request", mr["id"], user["id"], body)
-            db().execute("UPDATE merge_requests SET updated_at = ? WHERE id = ?", (moment, mr["id"]))
-        else:
-            flash("Comment can't be blank.")
-        return redirect(url_for("merge_request_page", namespace=namespace, project=project, iid=iid) + "#notes")
+@bp.get("/<namespace>/<project>/-/merge_requests/<int:iid>")
+def merge_request_page(namespace: str, project: str, iid: int):
+    row = project_or_404(namespace, project)
+    mr = merge_request_or_404(row["id"], iid)
+    return render_project(
+        "merge_request.html", row, "merge_requests", mr=mr, reviewers=reviewers_by_mr([mr["id"]])[mr["id"]],
+        notes=notes_of("merge_request", mr["id"]),
+    )
 
-    @app.post("/<namespace>/<project>/-/merge_requests/<int:iid>/state")
-    @signed_in
-    def merge_request_state(namespace: str, project: str, iid: int):
-        row = project_or_404(namespace, project)
-        mr = merge_request_or_404(row["id"], iid)
-        event = request.form.get("state_event")
-        # Merging needs a maintainer; closing or reopening one's own merge request does not.
-        user = require_level(row, 40) if event == "merge" or mr["author_id"] != me_required()["id"] else me_required()
-        allowed = {("opened", "merge"): "merged", ("opened", "close"): "closed", ("closed", "reopen"): "opened"}
-        target = allowed.get((mr["state"], event))
-        if target is None:
-            abort(400)
-        moment = add_note(row["id"], "merge_request", mr["id"], user["id"], {"merged": "merged", "closed": "closed", "opened": "reopened"}[target], system=True)
-        db().execute(
-            "UPDATE merge_requests SET state = ?, updated_at = ?, merged_at = ? WHERE id = ?",
-            (target, moment, moment if target == "merged" else None, mr["id"]),
-        )
-        return redirect(url_for("merge_request_page", namespace=namespace, project=project, iid=iid))
+
+@bp.post("/<namespace>/<project>/-/merge_requests/<int:iid>/notes")
+@signed_in
+def merge_request_note(namespace: str, project: str, iid: int):
+    row, user = project_or_404(namespace, project), me_required()
+    post_comment("merge_request", row["id"], merge_request_or_404(row["id"], iid)["id"], user["id"])
+    return redirect(url_for("merge_requests.merge_request_page", namespace=namespace, project=project, iid=iid) + "#notes")
+
+
+@bp.post("/<namespace>/<project>/-/merge_requests/<int:iid>/state")
+@signed_in
+def merge_request_state(namespace: str, project: str, iid: int):
+    row = project_or_404(namespace, project)
+    mr = merge_request_or_404(row["id"], iid)
+    event = request.form.get("state_event")
+    # Merging needs a maintainer; closing or reopening one's own merge request does not.
+    user = require_level(row, 40) if event == "merge" or mr["author_id"] != me_required()["id"] else me_required()
+    allowed = {("opened", "merge"): "merged", ("opened", "close"): "closed", ("closed", "reopen"): "opened"}
+    target = allowed.get((mr["state"], event))
+    if target is None:
+        abort(400)
+    moment = add_note(row["id"], "merge_request", mr["id"], user["id"], {"merged": "merged", "closed": "closed", "opened": "reopened"}[target], system=True)
+    db().execute(
+        "UPDATE merge_requests SET state = ?, updated_at = ?, merged_at = ? WHERE id = ?",
+        (target, moment, moment if target == "merged" else None, mr["id"]),
+    )
+    return redirect(url_for("merge_requests.merge_request_page", namespace=namespace, project=project, iid=iid))

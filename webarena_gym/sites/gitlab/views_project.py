@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Flask, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 
 from ..webapp import db
 from .data import ROLES
@@ -18,6 +18,8 @@ from .queries import (
     signed_in,
     touch_project,
 )
+
+bp = Blueprint("project", __name__)
 
 
 def project_counts(project_id: int):
@@ -40,147 +42,156 @@ def render_project(template: str, project, section: str, **context):
     )
 
 
-def register(app: Flask) -> None:
-    @app.get("/<namespace>/<project>")
-    def project_page(namespace: str, project: str):
-        row = project_or_404(namespace, project)
-        viewer = me()
-        starred = viewer is not None and db().execute(
-            "SELECT 1 FROM stars WHERE user_id = ? AND project_id = ?", (viewer["id"], row["id"])
-        ).fetchone() is not None
-        last_commit = db().execute(
-            "SELECT * FROM commits WHERE project_id = ? ORDER BY committed_at DESC, id DESC LIMIT 1", (row["id"],)
-        ).fetchone()
-        readme = [block.strip() for block in row["readme"].split("\n\n") if block.strip()]
-        return render_project("project.html", row, "overview", starred=starred, last_commit=last_commit, readme=readme)
+@bp.get("/<namespace>/<project>")
+def project_page(namespace: str, project: str):
+    row = project_or_404(namespace, project)
+    viewer = me()
+    starred = viewer is not None and db().execute(
+        "SELECT 1 FROM stars WHERE user_id = ? AND project_id = ?", (viewer["id"], row["id"])
+    ).fetchone() is not None
+    last_commit = db().execute(
+        "SELECT * FROM commits WHERE project_id = ? ORDER BY committed_at DESC, id DESC LIMIT 1", (row["id"],)
+    ).fetchone()
+    readme = [block.strip() for block in row["readme"].split("\n\n") if block.strip()]
+    return render_project("project.html", row, "overview", starred=starred, last_commit=last_commit, readme=readme)
 
-    @app.post("/<namespace>/<project>/-/star")
-    @signed_in
-    def star(namespace: str, project: str):
-        row, user = project_or_404(namespace, project), me_required()
-        db().execute("INSERT OR IGNORE INTO stars VALUES (?, ?, ?)", (user["id"], row["id"], now_stamp()))
-        return redirect(url_for("project_page", namespace=namespace, project=project))
 
-    @app.post("/<namespace>/<project>/-/unstar")
-    @signed_in
-    def unstar(namespace: str, project: str):
-        row, user = project_or_404(namespace, project), me_required()
-        db().execute("DELETE FROM stars WHERE user_id = ? AND project_id = ?", (user["id"], row["id"]))
-        return redirect(url_for("project_page", namespace=namespace, project=project))
+@bp.post("/<namespace>/<project>/-/star")
+@signed_in
+def star(namespace: str, project: str):
+    row, user = project_or_404(namespace, project), me_required()
+    db().execute("INSERT OR IGNORE INTO stars VALUES (?, ?, ?)", (user["id"], row["id"], now_stamp()))
+    return redirect(url_for("project.project_page", namespace=namespace, project=project))
 
-    @app.get("/<namespace>/<project>/-/starrers")
-    def starrers(namespace: str, project: str):
-        row = project_or_404(namespace, project)
-        people = db().execute(
-            "SELECT u.*, s.created_at AS starred_at FROM stars s JOIN users u ON u.id = s.user_id"
-            " WHERE s.project_id = ? ORDER BY s.created_at DESC",
-            (row["id"],),
-        ).fetchall()
-        return render_project("starrers.html", row, "overview", people=people)
 
-    @app.route("/<namespace>/<project>/-/project_members", methods=["GET", "POST"])
-    def project_members_page(namespace: str, project: str):
-        row = project_or_404(namespace, project)
-        errors: list[str] = []
-        if request.method == "POST":
-            if me() is None:
-                return redirect(url_for("sign_in", next=request.path))
-            require_level(row, 40)
-            errors = _invite(row, request.form.get("username", "").strip().lstrip("@"), request.form.get("access_level", ""))
-            if not errors:
-                flash("Members were successfully added")
-                return redirect(url_for("project_members_page", namespace=namespace, project=project))
-        search = request.args.get("search", "").strip().lower()
-        members = [
-            m for m in project_members(row["id"]) if not search or search in m["username"].lower() or search in m["name"].lower()
-        ]
-        return render_project("members.html", row, "members", members=members, errors=errors, search=search)
+@bp.post("/<namespace>/<project>/-/unstar")
+@signed_in
+def unstar(namespace: str, project: str):
+    row, user = project_or_404(namespace, project), me_required()
+    db().execute("DELETE FROM stars WHERE user_id = ? AND project_id = ?", (user["id"], row["id"]))
+    return redirect(url_for("project.project_page", namespace=namespace, project=project))
 
-    def _invite(project, username: str, level_text: str) -> list[str]:
-        if not username:
-            return ["Enter a username to invite."]
-        user = db().execute("SELECT * FROM users WHERE username = ? OR email = ?", (username, username)).fetchone()
-        if user is None:
-            return [f"User {username!r} was not found."]
-        try:
-            level = int(level_text)
-        except ValueError:
-            return ["Select a role."]
-        if level not in ROLES:
-            return ["Select a role."]
-        if access_level(project["id"], user["id"]):
-            return [f"{user['username']} is already a member of this project."]
-        moment = now_stamp()
-        db().execute("INSERT INTO members VALUES (?, ?, ?, ?)", (project["id"], user["id"], level, moment))
-        touch_project(project["id"], moment)
-        return []
 
-    @app.post("/<namespace>/<project>/-/project_members/<username>")
-    @signed_in
-    def change_role(namespace: str, project: str, username: str):
-        row = project_or_404(namespace, project)
+@bp.get("/<namespace>/<project>/-/starrers")
+def starrers(namespace: str, project: str):
+    row = project_or_404(namespace, project)
+    people = db().execute(
+        "SELECT u.*, s.created_at AS starred_at FROM stars s JOIN users u ON u.id = s.user_id"
+        " WHERE s.project_id = ? ORDER BY s.created_at DESC",
+        (row["id"],),
+    ).fetchall()
+    return render_project("starrers.html", row, "overview", people=people)
+
+
+@bp.route("/<namespace>/<project>/-/project_members", methods=["GET", "POST"])
+def project_members_page(namespace: str, project: str):
+    row = project_or_404(namespace, project)
+    errors: list[str] = []
+    if request.method == "POST":
+        if me() is None:
+            return redirect(url_for("users.sign_in", next=request.path))
         require_level(row, 40)
-        target = db().execute("SELECT id FROM users WHERE username = ?", (username,)).fetchone()
-        level = request.form.get("access_level", type=int)
-        if target is None or level not in ROLES:
-            abort(404)
-        db().execute(
-            "UPDATE members SET access_level = ? WHERE project_id = ? AND user_id = ?", (level, row["id"], target["id"])
-        )
-        flash(f"Role of {username} changed to {ROLES[level]}")
-        return redirect(url_for("project_members_page", namespace=namespace, project=project))
+        errors = _invite(row, request.form.get("username", "").strip().lstrip("@"), request.form.get("access_level", ""))
+        if not errors:
+            flash("Members were successfully added")
+            return redirect(url_for("project.project_members_page", namespace=namespace, project=project))
+    search = request.args.get("search", "").strip().lower()
+    members = [
+        m for m in project_members(row["id"]) if not search or search in m["username"].lower() or search in m["name"].lower()
+    ]
+    return render_project("members.html", row, "members", members=members, errors=errors, search=search)
 
-    @app.post("/<namespace>/<project>/-/project_members/<username>/remove")
-    @signed_in
-    def remove_member(namespace: str, project: str, username: str):
-        row = project_or_404(namespace, project)
-        require_level(row, 40)
-        db().execute(
-            "DELETE FROM members WHERE project_id = ? AND access_level < 50"
-            " AND user_id = (SELECT id FROM users WHERE username = ?)",
-            (row["id"], username),
-        )
-        flash(f"{username} was removed from the project")
-        return redirect(url_for("project_members_page", namespace=namespace, project=project))
 
-    @app.get("/<namespace>/<project>/-/commits/<branch>")
-    def commits(namespace: str, project: str, branch: str):
-        row = project_or_404(namespace, project)
-        if branch != row["default_branch"]:
-            abort(404)
-        author = request.args.get("author", "").strip()
-        where, args = "project_id = ? AND branch = ?", [row["id"], branch]
-        if author:
-            where += " AND (author_name LIKE ? OR author_email LIKE ?)"
-            args += [f"%{author}%"] * 2
-        page = paginate(f"SELECT * FROM commits WHERE {where} ORDER BY committed_at DESC, id DESC", tuple(args))
-        days: list[tuple[str, list]] = []
-        for commit in page.rows:
-            day = commit["committed_at"][:10]
-            if not days or days[-1][0] != day:
-                days.append((day, []))
-            days[-1][1].append(commit)
-        return render_project("commits.html", row, "commits", page=page, days=days, author=author, branch=branch)
+def _invite(project, username: str, level_text: str) -> list[str]:
+    if not username:
+        return ["Enter a username to invite."]
+    user = db().execute("SELECT * FROM users WHERE username = ? OR email = ?", (username, username)).fetchone()
+    if user is None:
+        return [f"User {username!r} was not found."]
+    try:
+        level = int(level_text)
+    except ValueError:
+        return ["Select a role."]
+    if level not in ROLES:
+        return ["Select a role."]
+    if access_level(project["id"], user["id"]):
+        return [f"{user['username']} is already a member of this project."]
+    moment = now_stamp()
+    db().execute("INSERT INTO members VALUES (?, ?, ?, ?)", (project["id"], user["id"], level, moment))
+    touch_project(project["id"], moment)
+    return []
 
-    @app.get("/<namespace>/<project>/-/commit/<sha>")
-    def commit(namespace: str, project: str, sha: str):
-        row = project_or_404(namespace, project)
-        found = db().execute(
-            "SELECT * FROM commits WHERE project_id = ? AND sha LIKE ? ORDER BY id LIMIT 1", (row["id"], f"{sha}%")
-        ).fetchone()
-        if found is None or len(sha) < 7:
-            abort(404)
-        return render_project("commit.html", row, "commits", commit=found)
 
-    @app.get("/<namespace>/<project>/-/graphs/<branch>")
-    def contributors(namespace: str, project: str, branch: str):
-        row = project_or_404(namespace, project)
-        if branch != row["default_branch"]:
-            abort(404)
-        people = db().execute(
-            "SELECT author_name, author_email, COUNT(*) AS commits, MIN(committed_at) AS first, MAX(committed_at) AS last"
-            " FROM commits WHERE project_id = ? AND branch = ? GROUP BY author_email"
-            " ORDER BY commits DESC, author_name",
-            (row["id"], branch),
-        ).fetchall()
-        return render_project("contributors.html", row, "contributors", people=people, branch=branch)
+@bp.post("/<namespace>/<project>/-/project_members/<username>")
+@signed_in
+def change_role(namespace: str, project: str, username: str):
+    row = project_or_404(namespace, project)
+    require_level(row, 40)
+    target = db().execute("SELECT id FROM users WHERE username = ?", (username,)).fetchone()
+    level = request.form.get("access_level", type=int)
+    if target is None or level not in ROLES:
+        abort(404)
+    db().execute(
+        "UPDATE members SET access_level = ? WHERE project_id = ? AND user_id = ?", (level, row["id"], target["id"])
+    )
+    flash(f"Role of {username} changed to {ROLES[level]}")
+    return redirect(url_for("project.project_members_page", namespace=namespace, project=project))
+
+
+@bp.post("/<namespace>/<project>/-/project_members/<username>/remove")
+@signed_in
+def remove_member(namespace: str, project: str, username: str):
+    row = project_or_404(namespace, project)
+    require_level(row, 40)
+    db().execute(
+        "DELETE FROM members WHERE project_id = ? AND access_level < 50"
+        " AND user_id = (SELECT id FROM users WHERE username = ?)",
+        (row["id"], username),
+    )
+    flash(f"{username} was removed from the project")
+    return redirect(url_for("project.project_members_page", namespace=namespace, project=project))
+
+
+@bp.get("/<namespace>/<project>/-/commits/<branch>")
+def commits(namespace: str, project: str, branch: str):
+    row = project_or_404(namespace, project)
+    if branch != row["default_branch"]:
+        abort(404)
+    author = request.args.get("author", "").strip()
+    where, args = "project_id = ? AND branch = ?", [row["id"], branch]
+    if author:
+        where += " AND (author_name LIKE ? OR author_email LIKE ?)"
+        args += [f"%{author}%"] * 2
+    page = paginate(f"SELECT * FROM commits WHERE {where} ORDER BY committed_at DESC, id DESC", tuple(args))
+    days: list[tuple[str, list]] = []
+    for commit in page.rows:
+        day = commit["committed_at"][:10]
+        if not days or days[-1][0] != day:
+            days.append((day, []))
+        days[-1][1].append(commit)
+    return render_project("commits.html", row, "commits", page=page, days=days, author=author, branch=branch)
+
+
+@bp.get("/<namespace>/<project>/-/commit/<sha>")
+def commit(namespace: str, project: str, sha: str):
+    row = project_or_404(namespace, project)
+    found = db().execute(
+        "SELECT * FROM commits WHERE project_id = ? AND sha LIKE ? ORDER BY id LIMIT 1", (row["id"], f"{sha}%")
+    ).fetchone()
+    if found is None or len(sha) < 7:
+        abort(404)
+    return render_project("commit.html", row, "commits", commit=found)
+
+
+@bp.get("/<namespace>/<project>/-/graphs/<branch>")
+def contributors(namespace: str, project: str, branch: str):
+    row = project_or_404(namespace, project)
+    if branch != row["default_branch"]:
+        abort(404)
+    people = db().execute(
+        "SELECT author_name, author_email, COUNT(*) AS commits, MIN(committed_at) AS first, MAX(committed_at) AS last"
+        " FROM commits WHERE project_id = ? AND branch = ? GROUP BY author_email"
+        " ORDER BY commits DESC, author_name",
+        (row["id"], branch),
+    ).fetchall()
+    return render_project("contributors.html", row, "contributors", people=people, branch=branch)

@@ -2,21 +2,24 @@
 
 from __future__ import annotations
 
-from flask import Flask, render_template
+from flask import Blueprint, Flask, render_template
 
 from ..spec import DATA_SITES, SiteSpec, get_site
 from ..webapp import create_site_app, site_url
 
+bp = Blueprint("homepage", __name__)
+
+
+@bp.get("/")
+def index() -> str:
+    sites = [(get_site(name).title, site_url(name)) for name in DATA_SITES]
+    return render_template("index.html", sites=sites)
+
 
 def create_app() -> Flask:
     app = create_site_app("homepage", __name__)
-
-    @app.get("/")
-    def index() -> str:
-        sites = [(get_site(name).title, site_url(name)) for name in DATA_SITES]
-        return render_template("index.html", sites=sites)
-
+    app.register_blueprint(bp)
     return app
 
 
-SITE = SiteSpec(name="homepage", title="Homepage", default_port=4399, create_app=create_app)
+SITE = SiteSpec(name="homepage", title="Homepage", create_app=create_app)

@@ -13,10 +13,8 @@ from .data import build_database
 SITE = SiteSpec(
     name="map",
     title="OpenStreetMap",
-    default_port=3000,
     create_app=create_app,
     build_database=build_database,
-    url_prefix="",
     login_path="/login",
     default_user=None,
 )

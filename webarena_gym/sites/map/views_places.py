@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import quote
 
-from flask import Flask, abort, redirect, render_template, request, url_for
+from flask import Blueprint, abort, redirect, render_template, request, url_for
 
 from ..webapp import db
 from .search import (
@@ -17,6 +17,8 @@ from .search import (
     nearby,
     text_search,
 )
+
+bp = Blueprint("places", __name__)
 
 PER_PAGE = 20
 #: Landmarks the home page features (looked up by name; missing ones are skipped).
@@ -49,84 +51,86 @@ def page_url(page: int) -> str:
     return request.path + (f"?{query}" if query else "")
 
 
-def register(app: Flask) -> None:
-    app.jinja_env.globals.update(page_url=page_url)
+@bp.get("/")
+def home() -> str:
+    conn = db()
+    rows = conn.execute(
+        f"SELECT {PLACE_COLUMNS} WHERE p.name IN ({','.join('?' * len(FEATURED))})", FEATURED
+    ).fetchall()
+    featured = sorted(rows, key=lambda p: FEATURED.index(p["name"]))
+    explore = conn.execute(
+        f"SELECT * FROM categories WHERE slug IN ({','.join('?' * len(EXPLORE))}) ORDER BY position", EXPLORE
+    ).fetchall()
+    return render_template("index.html", featured=featured, explore=explore)
 
-    @app.get("/")
-    def home() -> str:
-        conn = db()
-        rows = conn.execute(
-            f"SELECT {PLACE_COLUMNS} WHERE p.name IN ({','.join('?' * len(FEATURED))})", FEATURED
-        ).fetchall()
-        featured = sorted(rows, key=lambda p: FEATURED.index(p["name"]))
-        explore = conn.execute(
-            f"SELECT * FROM categories WHERE slug IN ({','.join('?' * len(EXPLORE))}) ORDER BY position", EXPLORE
-        ).fetchall()
-        return render_template("index.html", featured=featured, explore=explore)
 
-    @app.get("/search")
-    def search() -> Any:
-        conn = db()
-        query = request.args.get("query", "").strip()
-        sort = request.args.get("sort", "")
-        if not query:
-            return render_template("search.html", query="", near=None, pager=paginate([], None), sort=sort)
-        near = near_search(conn, query)
-        if near is not None:
-            extra = "".join(
-                f"&{k}={quote(v, safe='')}" for k, v in (("sort", sort), ("page", request.args.get("page", ""))) if v
-            )
-            if request.full_path.rstrip("?") != near.path + extra:
-                # One URL per near search, whatever was typed ("cafe near cmu" and "Cafes near CMU").
-                return redirect(near.path + extra)
-            rows = near.results if sort != "name" else sorted(near.results, key=lambda r: (r[0]["name"], r[0]["id"]))
-        else:
-            hits = text_search(conn, query)
-            if sort == "name":
-                hits = sorted(hits, key=lambda p: (p["name"], p["id"]))
-            rows = [(p, None) for p in hits]
-        return render_template("search.html", query=query, near=near, sort=sort,
-                               pager=paginate(rows, request.args.get("page")))
+@bp.get("/search")
+def search() -> Any:
+    conn = db()
+    query = request.args.get("query", "").strip()
+    sort = request.args.get("sort", "")
+    if not query:
+        return render_template("search.html", query="", near=None, pager=paginate([], None), sort=sort)
+    near = near_search(conn, query)
+    if near is not None:
+        extra = "".join(
+            f"&{k}={quote(v, safe='')}" for k, v in (("sort", sort), ("page", request.args.get("page", ""))) if v
+        )
+        if request.full_path.rstrip("?") != near.path + extra:
+            # One URL per near search, whatever was typed ("cafe near cmu" and "Cafes near CMU").
+            return redirect(near.path + extra)
+        rows = near.results if sort != "name" else sorted(near.results, key=lambda r: (r[0]["name"], r[0]["id"]))
+    else:
+        hits = text_search(conn, query)
+        if sort == "name":
+            hits = sorted(hits, key=lambda p: (p["name"], p["id"]))
+        rows = [(p, None) for p in hits]
+    return render_template("search.html", query=query, near=near, sort=sort,
+                           pager=paginate(rows, request.args.get("page")))
 
-    @app.get("/node/<int:place_id>")
-    def place(place_id: int) -> str:
-        conn = db()
-        row = get_place(conn, place_id)
-        if row is None:
-            abort(404)
-        notes = conn.execute(
-            "SELECT * FROM notes WHERE place_id = ? ORDER BY created_at DESC, id DESC", (place_id,)
-        ).fetchall()
-        return render_template("place.html", place=row, notes=notes)
 
-    @app.get("/place/<int:place_id>")
-    def place_alias(place_id: int) -> Any:
-        return redirect(url_for("place", place_id=place_id))
+@bp.get("/node/<int:place_id>")
+def place(place_id: int) -> str:
+    conn = db()
+    row = get_place(conn, place_id)
+    if row is None:
+        abort(404)
+    notes = conn.execute(
+        "SELECT * FROM notes WHERE place_id = ? ORDER BY created_at DESC, id DESC", (place_id,)
+    ).fetchall()
+    return render_template("place.html", place=row, notes=notes)
 
-    @app.get("/node/<int:place_id>/nearby")
-    def place_nearby(place_id: int) -> str:
-        conn = db()
-        anchor = get_place(conn, place_id)
-        if anchor is None:
-            abort(404)
-        slug = request.args.get("category", "")
-        category = category_for(conn, slug) if slug else None
-        found = nearby(conn, anchor, category)
-        categories = conn.execute("SELECT * FROM categories ORDER BY position").fetchall()
-        return render_template("nearby.html", place=anchor, category=category, categories=categories,
-                               pager=paginate(found.results, request.args.get("page")))
 
-    @app.get("/about")
-    def about() -> str:
-        conn = db()
-        counts = {
-            "places": len(all_places(conn)),
-            "roads": conn.execute("SELECT count(*) FROM roads").fetchone()[0],
-            "segments": conn.execute("SELECT count(*) FROM segments").fetchone()[0],
-            "notes": conn.execute("SELECT count(*) FROM notes").fetchone()[0],
-        }
-        return render_template("about.html", counts=counts)
+@bp.get("/place/<int:place_id>")
+def place_alias(place_id: int) -> Any:
+    return redirect(url_for("places.place", place_id=place_id))
 
-    @app.errorhandler(404)
-    def not_found(_error: Any) -> tuple[str, int]:
-        return render_template("not_found.html"), 404
+
+@bp.get("/node/<int:place_id>/nearby")
+def place_nearby(place_id: int) -> str:
+    conn = db()
+    anchor = get_place(conn, place_id)
+    if anchor is None:
+        abort(404)
+    slug = request.args.get("category", "")
+    category = category_for(conn, slug) if slug else None
+    found = nearby(conn, anchor, category)
+    categories = conn.execute("SELECT * FROM categories ORDER BY position").fetchall()
+    return render_template("nearby.html", place=anchor, category=category, categories=categories,
+                           pager=paginate(found.results, request.args.get("page")))
+
+
+@bp.get("/about")
+def about() -> str:
+    conn = db()
+    counts = {
+        "places": len(all_places(conn)),
+        "roads": conn.execute("SELECT count(*) FROM roads").fetchone()[0],
+        "segments": conn.execute("SELECT count(*) FROM segments").fetchone()[0],
+        "notes": conn.execute("SELECT count(*) FROM notes").fetchone()[0],
+    }
+    return render_template("about.html", counts=counts)
+
+
+def not_found(_error: Any) -> tuple[str, int]:
+    return render_template("not_found.html"), 404

@@ -9,10 +9,8 @@ from .data import DEFAULT_USER, build_database
 SITE = SiteSpec(
     name="reddit",
     title="Reddit (Postmill forum)",
-    default_port=9999,
     create_app=create_app,
     build_database=build_database,
-    url_prefix="",
     login_path="/login",
     default_user=DEFAULT_USER,
 )

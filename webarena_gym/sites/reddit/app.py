@@ -23,8 +23,6 @@ def create_app() -> Flask:
     app.jinja_env.filters["count"] = format_count
     app.jinja_env.filters["points"] = lambda n: f"{n} point" if abs(n) == 1 else f"{n} points"
     app.jinja_env.filters["short_date"] = lambda stamp: stamp[:16] if stamp else ""
-    views_listing.register(app)
-    views_forum.register(app)
-    views_post.register(app)
-    views_account.register(app)
+    for views in (views_listing, views_forum, views_post, views_account):
+        app.register_blueprint(views.bp)
     return app

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 from collections import defaultdict
 
-from flask import Flask, abort, redirect, render_template, request, url_for
+from flask import Blueprint, abort, redirect, render_template, request, url_for
 
 from ..webapp import current_user, db, login_required, world
 from .common import (
@@ -18,6 +18,8 @@ from .common import (
     safe_next,
 )
 from .queries import TIME_FORMAT, comment_path, get_submission, hot_ranking, post_path, user_votes
+
+bp = Blueprint("post", __name__)
 
 
 def _now() -> str:
@@ -61,157 +63,163 @@ def _post_errors(form: dict) -> list[str]:
     return errors
 
 
-def register(app: Flask) -> None:
-    @app.get("/f/<forum_name>/<int:submission_id>")
-    @app.get("/f/<forum_name>/<int:submission_id>/<slug>")
-    def submission(forum_name: str, submission_id: int, slug: str | None = None):
-        post = _submission_in(forum_name, submission_id)
-        canonical = post_path(post["forum"], post["id"], post["title"])
-        if request.path != canonical:
-            return redirect(canonical)
-        children, by_id = _comment_tree(post["id"])
-        uid = current_uid()
-        return render_template(
-            "submission.html", post=post, children=children, roots=children[None],
-            vote=user_votes(db(), "submission_votes", "submission_id", uid, [post["id"]]).get(post["id"], 0),
-            comment_votes=user_votes(db(), "comment_votes", "comment_id", uid, list(by_id)),
-            subscribed=_forum_subscribed(post, uid),
-        )
+@bp.get("/f/<forum_name>/<int:submission_id>")
+@bp.get("/f/<forum_name>/<int:submission_id>/<slug>")
+def submission(forum_name: str, submission_id: int, slug: str | None = None):
+    post = _submission_in(forum_name, submission_id)
+    canonical = post_path(post["forum"], post["id"], post["title"])
+    if request.path != canonical:
+        return redirect(canonical)
+    children, by_id = _comment_tree(post["id"])
+    uid = current_uid()
+    return render_template(
+        "submission.html", post=post, children=children, roots=children[None],
+        vote=user_votes(db(), "submission_votes", "submission_id", uid, [post["id"]]).get(post["id"], 0),
+        comment_votes=user_votes(db(), "comment_votes", "comment_id", uid, list(by_id)),
+        subscribed=_forum_subscribed(post, uid),
+    )
 
-    @app.get("/f/<forum_name>/<int:submission_id>/-/comment/<int:comment_id>")
-    def comment(forum_name: str, submission_id: int, comment_id: int):
-        post = _submission_in(forum_name, submission_id)
-        children, by_id = _comment_tree(post["id"])
-        if comment_id not in by_id:
+
+@bp.get("/f/<forum_name>/<int:submission_id>/-/comment/<int:comment_id>")
+def comment(forum_name: str, submission_id: int, comment_id: int):
+    post = _submission_in(forum_name, submission_id)
+    children, by_id = _comment_tree(post["id"])
+    if comment_id not in by_id:
+        abort(404)
+    return render_template(
+        "comment.html", post=post, children=children, roots=[by_id[comment_id]],
+        parent=by_id[comment_id],
+        comment_votes=user_votes(db(), "comment_votes", "comment_id", current_uid(), list(by_id)),
+        subscribed=_forum_subscribed(post, current_uid()),
+    )
+
+
+@bp.post("/f/<forum_name>/<int:submission_id>/-/comment")
+@bp.post("/f/<forum_name>/<int:submission_id>/-/comment/<int:comment_id>")
+def add_comment(forum_name: str, submission_id: int, comment_id: int | None = None):
+    post = _submission_in(forum_name, submission_id)
+    here = comment_path(post["forum"], post["id"], comment_id) if comment_id else post_path(
+        post["forum"], post["id"], post["title"])
+    uid = current_uid()
+    if uid is None:
+        return login_redirect(here)
+    if comment_id is not None:
+        parent = db().execute("SELECT submission_id FROM comments WHERE id = ?", (comment_id,)).fetchone()
+        if parent is None or parent["submission_id"] != post["id"]:
             abort(404)
-        return render_template(
-            "comment.html", post=post, children=children, roots=[by_id[comment_id]],
-            parent=by_id[comment_id],
-            comment_votes=user_votes(db(), "comment_votes", "comment_id", current_uid(), list(by_id)),
-            subscribed=_forum_subscribed(post, current_uid()),
+    body = request.form.get("body", "").strip()
+    if body:
+        db().execute(
+            "INSERT INTO comments (submission_id, parent_id, user_id, body, created_at, upvotes, downvotes)"
+            " VALUES (?, ?, ?, ?, ?, 1, 0)",
+            (post["id"], comment_id, uid, body, _now()),
         )
+        new_id = db().execute("SELECT last_insert_rowid()").fetchone()[0]
+        # Authors upvote their own comments, as Postmill does.
+        db().execute("INSERT INTO comment_votes (user_id, comment_id, choice) VALUES (?, ?, 1)", (uid, new_id))
+    return redirect(here)
 
-    @app.post("/f/<forum_name>/<int:submission_id>/-/comment")
-    @app.post("/f/<forum_name>/<int:submission_id>/-/comment/<int:comment_id>")
-    def add_comment(forum_name: str, submission_id: int, comment_id: int | None = None):
-        post = _submission_in(forum_name, submission_id)
-        here = comment_path(post["forum"], post["id"], comment_id) if comment_id else post_path(
-            post["forum"], post["id"], post["title"])
-        uid = current_uid()
-        if uid is None:
-            return login_redirect(here)
-        if comment_id is not None:
-            parent = db().execute("SELECT submission_id FROM comments WHERE id = ?", (comment_id,)).fetchone()
-            if parent is None or parent["submission_id"] != post["id"]:
-                abort(404)
+
+@bp.route("/f/<forum_name>/<int:submission_id>/-/comment/<int:comment_id>/edit", methods=["GET", "POST"])
+@login_required(LOGIN_PATH)
+def edit_comment(forum_name: str, submission_id: int, comment_id: int):
+    post = _submission_in(forum_name, submission_id)
+    row = db().execute(
+        "SELECT c.*, u.username AS author FROM comments c JOIN users u ON u.id = c.user_id"
+        " WHERE c.id = ? AND c.submission_id = ?",
+        (comment_id, post["id"]),
+    ).fetchone()
+    if row is None:
+        abort(404)
+    if row["author"] != current_user():
+        abort(403)
+    error = None
+    if request.method == "POST":
         body = request.form.get("body", "").strip()
         if body:
+            db().execute("UPDATE comments SET body = ?, edited_at = ? WHERE id = ?", (body, _now(), comment_id))
+            return redirect(comment_path(post["forum"], post["id"], comment_id))
+        error = "The comment cannot be empty."
+    return render_template("edit_comment.html", post=post, comment=row, error=error)
+
+
+@bp.route("/submit", methods=["GET", "POST"])
+@bp.route("/submit/<forum_name>", methods=["GET", "POST"])
+@login_required(LOGIN_PATH)
+def submit(forum_name: str | None = None):
+    forums = db().execute("SELECT name FROM forums ORDER BY name COLLATE NOCASE").fetchall()
+    form = {"url": "", "title": "", "body": "", "forum": forum_or_404(forum_name)["name"] if forum_name else ""}
+    errors: list[str] = []
+    if request.method == "POST":
+        form = _post_form()
+        forum = db().execute("SELECT id, name FROM forums WHERE name = ?", (form["forum"],)).fetchone()
+        errors = _post_errors(form) + ([] if forum else ["Choose a forum to post in."])
+        if not errors:
+            created = _now()
             db().execute(
-                "INSERT INTO comments (submission_id, parent_id, user_id, body, created_at, upvotes, downvotes)"
-                " VALUES (?, ?, ?, ?, ?, 1, 0)",
-                (post["id"], comment_id, uid, body, _now()),
+                "INSERT INTO submissions (forum_id, user_id, title, url, body, created_at, upvotes, downvotes,"
+                " ranking) VALUES (?, ?, ?, ?, ?, ?, 1, 0, ?)",
+                (forum["id"], current_uid(), form["title"], form["url"], form["body"], created,
+                 hot_ranking(created, 1)),
             )
             new_id = db().execute("SELECT last_insert_rowid()").fetchone()[0]
-            # Authors upvote their own comments, as Postmill does.
-            db().execute("INSERT INTO comment_votes (user_id, comment_id, choice) VALUES (?, ?, 1)", (uid, new_id))
-        return redirect(here)
+            db().execute(
+                "INSERT INTO submission_votes (user_id, submission_id, choice) VALUES (?, ?, 1)",
+                (current_uid(), new_id),
+            )
+            return redirect(post_path(forum["name"], new_id, form["title"]))
+    return render_template("submit.html", form=form, forums=forums, errors=errors, post=None)
 
-    @app.route("/f/<forum_name>/<int:submission_id>/-/comment/<int:comment_id>/edit", methods=["GET", "POST"])
-    @login_required(LOGIN_PATH)
-    def edit_comment(forum_name: str, submission_id: int, comment_id: int):
-        post = _submission_in(forum_name, submission_id)
-        row = db().execute(
-            "SELECT c.*, u.username AS author FROM comments c JOIN users u ON u.id = c.user_id"
-            " WHERE c.id = ? AND c.submission_id = ?",
-            (comment_id, post["id"]),
-        ).fetchone()
-        if row is None:
-            abort(404)
-        if row["author"] != current_user():
-            abort(403)
-        error = None
-        if request.method == "POST":
-            body = request.form.get("body", "").strip()
-            if body:
-                db().execute("UPDATE comments SET body = ?, edited_at = ? WHERE id = ?", (body, _now(), comment_id))
-                return redirect(comment_path(post["forum"], post["id"], comment_id))
-            error = "The comment cannot be empty."
-        return render_template("edit_comment.html", post=post, comment=row, error=error)
 
-    @app.route("/submit", methods=["GET", "POST"])
-    @app.route("/submit/<forum_name>", methods=["GET", "POST"])
-    @login_required(LOGIN_PATH)
-    def submit(forum_name: str | None = None):
-        forums = db().execute("SELECT name FROM forums ORDER BY name COLLATE NOCASE").fetchall()
-        form = {"url": "", "title": "", "body": "", "forum": forum_or_404(forum_name)["name"] if forum_name else ""}
-        errors: list[str] = []
-        if request.method == "POST":
-            form = _post_form()
-            forum = db().execute("SELECT id, name FROM forums WHERE name = ?", (form["forum"],)).fetchone()
-            errors = _post_errors(form) + ([] if forum else ["Choose a forum to post in."])
-            if not errors:
-                created = _now()
-                db().execute(
-                    "INSERT INTO submissions (forum_id, user_id, title, url, body, created_at, upvotes, downvotes,"
-                    " ranking) VALUES (?, ?, ?, ?, ?, ?, 1, 0, ?)",
-                    (forum["id"], current_uid(), form["title"], form["url"], form["body"], created,
-                     hot_ranking(created, 1)),
-                )
-                new_id = db().execute("SELECT last_insert_rowid()").fetchone()[0]
-                db().execute(
-                    "INSERT INTO submission_votes (user_id, submission_id, choice) VALUES (?, ?, 1)",
-                    (current_uid(), new_id),
-                )
-                return redirect(post_path(forum["name"], new_id, form["title"]))
-        return render_template("submit.html", form=form, forums=forums, errors=errors, post=None)
+@bp.route("/f/<forum_name>/<int:submission_id>/-/edit", methods=["GET", "POST"])
+@login_required(LOGIN_PATH)
+def edit_submission(forum_name: str, submission_id: int):
+    post = _submission_in(forum_name, submission_id)
+    if post["author"] != current_user():
+        abort(403)
+    form = {key: post[key] for key in ("url", "title", "body", "forum")}
+    errors: list[str] = []
+    if request.method == "POST":
+        form = _post_form() | {"forum": post["forum"]}
+        errors = _post_errors(form)
+        if not errors:
+            db().execute(
+                "UPDATE submissions SET title = ?, url = ?, body = ?, edited_at = ? WHERE id = ?",
+                (form["title"], form["url"], form["body"], _now(), post["id"]),
+            )
+            return redirect(post_path(post["forum"], post["id"], form["title"]))
+    return render_template("submit.html", form=form, forums=[], errors=errors, post=post)
 
-    @app.route("/f/<forum_name>/<int:submission_id>/-/edit", methods=["GET", "POST"])
-    @login_required(LOGIN_PATH)
-    def edit_submission(forum_name: str, submission_id: int):
-        post = _submission_in(forum_name, submission_id)
-        if post["author"] != current_user():
-            abort(403)
-        form = {key: post[key] for key in ("url", "title", "body", "forum")}
-        errors: list[str] = []
-        if request.method == "POST":
-            form = _post_form() | {"forum": post["forum"]}
-            errors = _post_errors(form)
-            if not errors:
-                db().execute(
-                    "UPDATE submissions SET title = ?, url = ?, body = ?, edited_at = ? WHERE id = ?",
-                    (form["title"], form["url"], form["body"], _now(), post["id"]),
-                )
-                return redirect(post_path(post["forum"], post["id"], form["title"]))
-        return render_template("submit.html", form=form, forums=[], errors=errors, post=post)
 
-    @app.post("/f/<forum_name>/<int:submission_id>/-/delete")
-    @login_required(LOGIN_PATH)
-    def delete_submission(forum_name: str, submission_id: int):
-        post = _submission_in(forum_name, submission_id)
-        if post["author"] != current_user():
-            abort(403)
-        conn = db()
-        conn.execute(
-            "DELETE FROM comment_votes WHERE comment_id IN (SELECT id FROM comments WHERE submission_id = ?)",
-            (post["id"],),
-        )
-        conn.execute("DELETE FROM comments WHERE submission_id = ?", (post["id"],))
-        conn.execute("DELETE FROM submission_votes WHERE submission_id = ?", (post["id"],))
-        conn.execute("DELETE FROM submissions WHERE id = ?", (post["id"],))
-        return redirect(url_for("forum", forum_name=post["forum"]))
+@bp.post("/f/<forum_name>/<int:submission_id>/-/delete")
+@login_required(LOGIN_PATH)
+def delete_submission(forum_name: str, submission_id: int):
+    post = _submission_in(forum_name, submission_id)
+    if post["author"] != current_user():
+        abort(403)
+    conn = db()
+    conn.execute(
+        "DELETE FROM comment_votes WHERE comment_id IN (SELECT id FROM comments WHERE submission_id = ?)",
+        (post["id"],),
+    )
+    conn.execute("DELETE FROM comments WHERE submission_id = ?", (post["id"],))
+    conn.execute("DELETE FROM submission_votes WHERE submission_id = ?", (post["id"],))
+    conn.execute("DELETE FROM submissions WHERE id = ?", (post["id"],))
+    return redirect(url_for("listing.forum", forum_name=post["forum"]))
 
-    @app.post("/sv/<int:submission_id>")
-    @app.post("/cv/<int:comment_id>")
-    def vote(submission_id: int | None = None, comment_id: int | None = None):
-        back = safe_next()
-        uid = current_uid()
-        if uid is None:
-            return login_redirect(back)
-        choice = request.form.get("choice", "")
-        if choice not in ("1", "-1"):
-            abort(400)
-        if submission_id is not None:
-            apply_vote("submission", submission_id, uid, int(choice))
-        else:
-            apply_vote("comment", comment_id, uid, int(choice))
-        return redirect(back)
+
+@bp.post("/sv/<int:submission_id>")
+@bp.post("/cv/<int:comment_id>")
+def vote(submission_id: int | None = None, comment_id: int | None = None):
+    back = safe_next()
+    uid = current_uid()
+    if uid is None:
+        return login_redirect(back)
+    choice = request.form.get("choice", "")
+    if choice not in ("1", "-1"):
+        abort(400)
+    if submission_id is not None:
+        apply_vote("submission", submission_id, uid, int(choice))
+    else:
+        apply_vote("comment", comment_id, uid, int(choice))
+    return redirect(back)

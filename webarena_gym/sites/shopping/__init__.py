@@ -14,10 +14,8 @@ from .store import LOGIN_PATH
 SITE = SiteSpec(
     name="shopping",
     title="One Stop Market",
-    default_port=7770,
     create_app=create_app,
     build_database=build_database,
-    url_prefix="",
     login_path=LOGIN_PATH,
     default_user=(DEFAULT_EMAIL, DEFAULT_PASSWORD),
 )

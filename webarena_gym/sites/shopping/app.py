@@ -7,7 +7,7 @@ from typing import Any
 from flask import Flask
 
 from ..webapp import create_site_app
-from . import store, views_account, views_cart, views_catalog
+from . import store, views_account, views_cart, views_catalog, views_orders
 
 
 def create_app() -> Flask:
@@ -25,7 +25,6 @@ def create_app() -> Flask:
             "menu_categories": store.top_categories(),
         }
 
-    views_catalog.register(app)
-    views_cart.register(app)
-    views_account.register(app)
+    for views in (views_catalog, views_cart, views_orders, views_account):
+        app.register_blueprint(views.bp)
     return app

@@ -4,65 +4,69 @@ from __future__ import annotations
 
 import re
 
-from flask import Flask, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 
 from ..webapp import db, world
 from . import store
 from .listing import build_listing
 
+bp = Blueprint("catalog", __name__)
+
 SHOWCASE_SIZE = 8
 
 
-def register(app: Flask) -> None:
-    @app.get("/")
-    def home() -> str:
-        categories = [(top, store.child_categories(top["id"])) for top in store.top_categories()]
-        showcase = sorted(store.all_products(), key=lambda p: (-p["review_count"], p["id"]))[:SHOWCASE_SIZE]
-        return render_template("home.html", categories=categories, showcase=showcase)
+@bp.get("/")
+def home() -> str:
+    categories = [(top, store.child_categories(top["id"])) for top in store.top_categories()]
+    showcase = sorted(store.all_products(), key=lambda p: (-p["review_count"], p["id"]))[:SHOWCASE_SIZE]
+    return render_template("home.html", categories=categories, showcase=showcase)
 
-    @app.get("/<path:path>.html")
-    def catalog_page(path: str) -> str:
-        category = db().execute("SELECT * FROM categories WHERE url_path = ?", (path,)).fetchone()
-        if category is not None:
-            return _category_page(category)
-        product = db().execute("SELECT * FROM products WHERE url_key = ?", (path,)).fetchone()
-        if product is None:
-            abort(404)
-        return _product_page(product)
 
-    @app.get("/catalogsearch/result/index/")
-    @app.get("/catalogsearch/result/")  # registered first, so url_for() gives Magento's usual address
-    def search() -> str:
-        query = (request.args.get("q") or "").strip()
-        terms = re.findall(r"[a-z0-9]+", query.lower())
-        matches = []
-        for product in store.all_products() if terms else []:
-            relevance = _relevance(product, query.lower(), terms)
-            if relevance:
-                matches.append(dict(product, relevance=relevance))
-        listing = build_listing(matches, request.args, url_for("search"), search=True)
-        return render_template("search.html", listing=listing, query=query)
+@bp.get("/<path:path>.html")
+def catalog_page(path: str) -> str:
+    category = db().execute("SELECT * FROM categories WHERE url_path = ?", (path,)).fetchone()
+    if category is not None:
+        return _category_page(category)
+    product = db().execute("SELECT * FROM products WHERE url_key = ?", (path,)).fetchone()
+    if product is None:
+        abort(404)
+    return _product_page(product)
 
-    @app.post("/review/product/post/id/<int:product_id>/")
-    def post_review(product_id: int):
-        product = db().execute("SELECT * FROM products WHERE id = ?", (product_id,)).fetchone()
-        if product is None:
-            abort(404)
-        form = request.form
-        fields = {name: (form.get(name) or "").strip() for name in ("nickname", "title", "detail")}
-        rating = form.get("rating", "")
-        if rating not in {"1", "2", "3", "4", "5"} or not all(fields.values()):
-            flash("Please select a rating and fill in the nickname, summary and review.", "error")
-            return redirect(url_for("catalog_page", path=product["url_key"]) + "#review-form")
-        customer = store.customer()
-        db().execute(
-            "INSERT INTO reviews (product_id, customer_id, nickname, summary, body, rating, created_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (product_id, customer["id"] if customer else None, fields["nickname"], fields["title"], fields["detail"],
-             int(rating), world().now().isoformat(" ")),
-        )
-        flash("You submitted your review.", "success")
-        return redirect(url_for("catalog_page", path=product["url_key"]) + "#reviews")
+
+@bp.get("/catalogsearch/result/index/")
+@bp.get("/catalogsearch/result/")  # registered first, so url_for() gives Magento's usual address
+def search() -> str:
+    query = (request.args.get("q") or "").strip()
+    terms = re.findall(r"[a-z0-9]+", query.lower())
+    matches = []
+    for product in store.all_products() if terms else []:
+        relevance = _relevance(product, query.lower(), terms)
+        if relevance:
+            matches.append(dict(product, relevance=relevance))
+    listing = build_listing(matches, request.args, url_for("catalog.search"), search=True)
+    return render_template("search.html", listing=listing, query=query)
+
+
+@bp.post("/review/product/post/id/<int:product_id>/")
+def post_review(product_id: int):
+    product = db().execute("SELECT * FROM products WHERE id = ?", (product_id,)).fetchone()
+    if product is None:
+        abort(404)
+    form = request.form
+    fields = {name: (form.get(name) or "").strip() for name in ("nickname", "title", "detail")}
+    rating = form.get("rating", "")
+    if rating not in {"1", "2", "3", "4", "5"} or not all(fields.values()):
+        flash("Please select a rating and fill in the nickname, summary and review.", "error")
+        return redirect(url_for("catalog.catalog_page", path=product["url_key"]) + "#review-form")
+    customer = store.customer()
+    db().execute(
+        "INSERT INTO reviews (product_id, customer_id, nickname, summary, body, rating, created_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (product_id, customer["id"] if customer else None, fields["nickname"], fields["title"], fields["detail"],
+         int(rating), world().now().isoformat(" ")),
+    )
+    flash("You submitted your review.", "success")
+    return redirect(url_for("catalog.catalog_page", path=product["url_key"]) + "#reviews")
 
 
 def _relevance(product: dict, phrase: str, terms: list[str]) -> int:
@@ -77,7 +81,7 @@ def _relevance(product: dict, phrase: str, terms: list[str]) -> int:
 
 def _category_page(category) -> str:
     listing = build_listing(
-        store.products_in_category(category["id"]), request.args, url_for("catalog_page", path=category["url_path"])
+        store.products_in_category(category["id"]), request.args, url_for("catalog.catalog_page", path=category["url_path"])
     )
     children = []
     for child in store.child_categories(category["id"]):

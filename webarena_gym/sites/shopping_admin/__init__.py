@@ -14,10 +14,8 @@ from .data import build_database
 SITE = SiteSpec(
     name="shopping_admin",
     title="Store Admin",
-    default_port=7780,
     create_app=create_app,
     build_database=build_database,
-    url_prefix="/admin",
     login_path="/admin",
     default_user=("admin", "admin1234"),
 )

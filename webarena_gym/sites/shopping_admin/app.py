@@ -1,90 +1,39 @@
-"""The store admin app: login, dashboard, and the section views registered from views_*.py."""
+"""The store admin app: its Blueprints (dashboard, sales, catalog, customers, marketing,
+reports, content), template helpers and error page."""
 
 from __future__ import annotations
 
-from flask import Flask, redirect, render_template, request, url_for
-from werkzeug.wrappers import Response
+from flask import Flask, render_template
 
-from ..webapp import current_user, db, login_user, logout_user
+from ..webapp import create_site_app
 from . import (
     helpers,
     views_catalog,
     views_content,
     views_customers,
+    views_dashboard,
     views_marketing,
+    views_order_actions,
     views_reports,
     views_sales,
 )
 from .data import STATUSES
-from .helpers import admin_required
 from .names import CARRIERS
 
+BLUEPRINTS = (views_dashboard, views_order_actions, views_sales, views_catalog, views_customers, views_marketing,
+              views_reports, views_content)
 
-def _safe_next(target: str | None) -> str:
-    """Only follow same-site paths after login (no open redirects)."""
-    if target and target.startswith("/admin") and not target.startswith("//"):
-        return target
-    return url_for("dashboard")
+
+def not_found(_error: Exception) -> tuple[str, int]:
+    return render_template("not_found.html"), 404
 
 
 def create_app() -> Flask:
-    from ..webapp import create_site_app
-
     app = create_site_app("shopping_admin", __name__)
     app.url_map.strict_slashes = False
     app.jinja_env.filters.update(money=helpers.money, when=helpers.when, day=helpers.day, us_date=helpers.us_date)
     app.jinja_env.globals.update(STATUSES=STATUSES, CARRIERS=CARRIERS)
-
-    @app.route("/admin", methods=["GET", "POST"])
-    def login() -> str | Response:
-        if request.method == "POST":
-            username = request.form.get("username", "").strip()
-            password = request.form.get("password", "")
-            row = db().execute("SELECT username FROM admin_user WHERE username = ? AND password = ?",
-                               (username, password)).fetchone()
-            if row is None:
-                error = "The account sign-in was incorrect or your account is disabled temporarily."
-                return render_template("login.html", error=error, username=username), 401
-            login_user(row["username"])
-            return redirect(_safe_next(request.args.get("next")))
-        if current_user() is not None:
-            return redirect(_safe_next(request.args.get("next")))
-        return render_template("login.html", error=None, username="")
-
-    @app.get("/")
-    def root() -> Response:
-        return redirect(url_for("login"))
-
-    @app.get("/admin/admin/auth/logout/")
-    def logout() -> Response:
-        logout_user()
-        return redirect(url_for("login"))
-
-    @app.get("/admin/admin/")
-    @app.get("/admin/admin/dashboard/")
-    @admin_required
-    def dashboard() -> str:
-        conn = db()
-        lifetime = conn.execute("SELECT COALESCE(SUM(grand_total), 0), COUNT(*) FROM sales_order "
-                                "WHERE status != 'canceled'").fetchone()
-        last_orders = conn.execute("SELECT * FROM sales_order ORDER BY created_at DESC, id DESC LIMIT 5").fetchall()
-        bestsellers = conn.execute(
-            "SELECT p.id, p.name, p.price, SUM(i.qty) AS qty FROM order_item i JOIN sales_order o ON o.id = i.order_id "
-            "JOIN product p ON p.id = i.product_id WHERE o.status != 'canceled' GROUP BY p.id "
-            "ORDER BY qty DESC, p.name LIMIT 5").fetchall()
-        most_viewed = conn.execute("SELECT id, name, price, views FROM product ORDER BY views DESC, name LIMIT 5").fetchall()
-        top_terms = conn.execute("SELECT * FROM search_term ORDER BY uses DESC, query_text LIMIT 5").fetchall()
-        last_terms = conn.execute("SELECT * FROM search_term ORDER BY updated_at DESC, id DESC LIMIT 5").fetchall()
-        new_customers = conn.execute("SELECT * FROM customer ORDER BY created_at DESC, id DESC LIMIT 5").fetchall()
-        average = lifetime[0] / lifetime[1] if lifetime[1] else 0.0
-        return render_template("dashboard.html", lifetime_sales=lifetime[0], average_order=average,
-                               last_orders=last_orders, bestsellers=bestsellers, most_viewed=most_viewed,
-                               top_terms=top_terms, last_terms=last_terms, new_customers=new_customers)
-
-    @app.errorhandler(404)
-    def not_found(_error: Exception) -> tuple[str, int]:
-        return render_template("not_found.html"), 404
-
-    for module in (views_sales, views_catalog, views_customers, views_marketing, views_reports, views_content):
-        module.register(app)
+    app.register_error_handler(404, not_found)
+    for views in BLUEPRINTS:
+        app.register_blueprint(views.bp)
     return app

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Flask, flash, redirect, render_template, request, url_for
+from flask import Blueprint, flash, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from ..webapp import db
@@ -16,6 +16,8 @@ from .helpers import (
     url_with,
 )
 from .names import CATEGORIES
+
+bp = Blueprint("catalog", __name__)
 
 PRODUCT_FIELDS = {"search": "text", "category": "text", "status": "text", "stock": "text", "price_from": "number",
                   "price_to": "number", "qty_from": "number", "qty_to": "number", "sort": "text", "dir": "text",
@@ -77,50 +79,51 @@ def _form_errors(form: dict[str, str], product_id: int) -> list[str]:
     return errors
 
 
-def register(app: Flask) -> None:
-    @app.get("/admin/catalog/product/")
-    @admin_required
-    def products() -> str | Response:
-        bounce = redirect_to_canonical(PRODUCT_FIELDS)
-        if bounce:
-            return bounce
-        where, args, active = product_filters()
-        key, direction, order_by = sort_clause(PRODUCT_SORTS, "id", "asc")
-        page = paginate(f"SELECT * FROM product{where}", args, order_by)
-        return render_template("products.html", page=page, active=active, sort=key, direction=direction,
-                               categories=CATEGORY_NAMES, args=request.args,
-                               url_with=lambda **kw: url_with(PRODUCT_FIELDS, **kw))
+@bp.get("/admin/catalog/product/")
+@admin_required
+def products() -> str | Response:
+    bounce = redirect_to_canonical(PRODUCT_FIELDS)
+    if bounce:
+        return bounce
+    where, args, active = product_filters()
+    key, direction, order_by = sort_clause(PRODUCT_SORTS, "id", "asc")
+    page = paginate(f"SELECT * FROM product{where}", args, order_by)
+    return render_template("products.html", page=page, active=active, sort=key, direction=direction,
+                           categories=CATEGORY_NAMES, args=request.args,
+                           url_with=lambda **kw: url_with(PRODUCT_FIELDS, **kw))
 
-    @app.get("/admin/catalog/product/edit/id/<int:product_id>/")
-    @admin_required
-    def product_edit(product_id: int) -> str:
-        product = one_or_404("SELECT * FROM product WHERE id = ?", (product_id,))
-        return render_template("product_edit.html", product=dict(product), categories=CATEGORY_NAMES, errors=[])
 
-    @app.post("/admin/catalog/product/save/id/<int:product_id>/")
-    @admin_required
-    def product_save(product_id: int) -> str | Response | tuple[str, int]:
-        product = one_or_404("SELECT * FROM product WHERE id = ?", (product_id,))
-        form = {key: request.form.get(f"product[{key}]", "").strip() for key in
-                ("name", "sku", "price", "special_price", "description", "size", "color", "category")}
-        form["qty"] = request.form.get("product[quantity_and_stock_status][qty]", "").strip()
-        form["is_in_stock"] = request.form.get("product[quantity_and_stock_status][is_in_stock]", "1")
-        form["status"] = request.form.get("product[status]", "1")
-        form["sale"] = request.form.get("product[sale]", "0")
-        errors = _form_errors(form, product_id)
-        if errors:
-            shown = dict(product) | {"name": form["name"], "sku": form["sku"], "description": form["description"]}
-            return render_template("product_edit.html", product=shown, categories=CATEGORY_NAMES, errors=errors), 400
-        special = parse_number(form["special_price"]) if form["special_price"] else None
-        db().execute(
-            "UPDATE product SET name = ?, sku = ?, price = ?, special_price = ?, on_sale = ?, qty = ?, is_in_stock = ?, "
-            "status = ?, description = ?, sizes = ?, colors = ?, category = ? WHERE id = ?",
-            (form["name"], form["sku"], round(parse_number(form["price"]), 2), special, 1 if form["sale"] == "1" else 0,
-             int(form["qty"]), 1 if form["is_in_stock"] == "1" else 0, 2 if form["status"] == "2" else 1,
-             form["description"], _tidy_list(form["size"]), _tidy_list(form["color"]),
-             form["category"] if form["category"] in CATEGORY_NAMES else product["category"], product_id))
-        flash("You saved the product.", "success")
-        return redirect(url_for("product_edit", product_id=product_id))
+@bp.get("/admin/catalog/product/edit/id/<int:product_id>/")
+@admin_required
+def product_edit(product_id: int) -> str:
+    product = one_or_404("SELECT * FROM product WHERE id = ?", (product_id,))
+    return render_template("product_edit.html", product=dict(product), categories=CATEGORY_NAMES, errors=[])
+
+
+@bp.post("/admin/catalog/product/save/id/<int:product_id>/")
+@admin_required
+def product_save(product_id: int) -> str | Response | tuple[str, int]:
+    product = one_or_404("SELECT * FROM product WHERE id = ?", (product_id,))
+    form = {key: request.form.get(f"product[{key}]", "").strip() for key in
+            ("name", "sku", "price", "special_price", "description", "size", "color", "category")}
+    form["qty"] = request.form.get("product[quantity_and_stock_status][qty]", "").strip()
+    form["is_in_stock"] = request.form.get("product[quantity_and_stock_status][is_in_stock]", "1")
+    form["status"] = request.form.get("product[status]", "1")
+    form["sale"] = request.form.get("product[sale]", "0")
+    errors = _form_errors(form, product_id)
+    if errors:
+        shown = dict(product) | {"name": form["name"], "sku": form["sku"], "description": form["description"]}
+        return render_template("product_edit.html", product=shown, categories=CATEGORY_NAMES, errors=errors), 400
+    special = parse_number(form["special_price"]) if form["special_price"] else None
+    db().execute(
+        "UPDATE product SET name = ?, sku = ?, price = ?, special_price = ?, on_sale = ?, qty = ?, is_in_stock = ?, "
+        "status = ?, description = ?, sizes = ?, colors = ?, category = ? WHERE id = ?",
+        (form["name"], form["sku"], round(parse_number(form["price"]), 2), special, 1 if form["sale"] == "1" else 0,
+         int(form["qty"]), 1 if form["is_in_stock"] == "1" else 0, 2 if form["status"] == "2" else 1,
+         form["description"], _tidy_list(form["size"]), _tidy_list(form["color"]),
+         form["category"] if form["category"] in CATEGORY_NAMES else product["category"], product_id))
+    flash("You saved the product.", "success")
+    return redirect(url_for("catalog.product_edit", product_id=product_id))
 
 
 def _tidy_list(text: str) -> str:

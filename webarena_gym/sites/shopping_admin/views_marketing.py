@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Flask, flash, redirect, render_template, request, url_for
+from flask import Blueprint, flash, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from ..webapp import db
@@ -16,6 +16,8 @@ from .helpers import (
     sort_clause,
     url_with,
 )
+
+bp = Blueprint("marketing", __name__)
 
 #: URL slug -> stored review status.
 REVIEW_STATUS_SLUGS = {s.lower().replace(" ", "_"): s for s in REVIEW_STATUSES}
@@ -78,77 +80,82 @@ def _review_grid(fixed_status: str | None, title: str) -> str | Response:
 def _safe_return(target: str | None) -> str:
     if target and target.startswith("/admin/review/product") and not target.startswith("//"):
         return target
-    return url_for("reviews")
+    return url_for("marketing.reviews")
 
 
-def register(app: Flask) -> None:
-    @app.get("/admin/review/product/")
-    @admin_required
-    def reviews() -> str | Response:
-        return _review_grid(None, "Reviews")
+@bp.get("/admin/review/product/")
+@admin_required
+def reviews() -> str | Response:
+    return _review_grid(None, "Reviews")
 
-    @app.get("/admin/review/product/pending/")
-    @admin_required
-    def reviews_pending() -> str | Response:
-        return _review_grid("Pending", "Pending Reviews")
 
-    @app.post("/admin/review/product/massUpdateStatus/")
-    @admin_required
-    def reviews_mass_action() -> Response:
-        ids = [int(v) for v in request.form.getlist("reviews") if v.isdigit()]
-        action = request.form.get("action", "")
-        if not ids or action not in MASS_ACTIONS:
-            flash("Please select reviews and an action.", "error")
-            return redirect(_safe_return(request.form.get("return_to")))
-        marks = ",".join("?" * len(ids))
-        if action == "delete":
-            count = db().execute(f"DELETE FROM review WHERE id IN ({marks})", ids).rowcount
-            flash(f"A total of {count} record(s) have been deleted.", "success")
-        else:
-            count = db().execute(f"UPDATE review SET status = ? WHERE id IN ({marks})",
-                                 [REVIEW_STATUS_SLUGS[action], *ids]).rowcount
-            flash(f"A total of {count} record(s) have been updated.", "success")
+@bp.get("/admin/review/product/pending/")
+@admin_required
+def reviews_pending() -> str | Response:
+    return _review_grid("Pending", "Pending Reviews")
+
+
+@bp.post("/admin/review/product/massUpdateStatus/")
+@admin_required
+def reviews_mass_action() -> Response:
+    ids = [int(v) for v in request.form.getlist("reviews") if v.isdigit()]
+    action = request.form.get("action", "")
+    if not ids or action not in MASS_ACTIONS:
+        flash("Please select reviews and an action.", "error")
         return redirect(_safe_return(request.form.get("return_to")))
+    marks = ",".join("?" * len(ids))
+    if action == "delete":
+        count = db().execute(f"DELETE FROM review WHERE id IN ({marks})", ids).rowcount
+        flash(f"A total of {count} record(s) have been deleted.", "success")
+    else:
+        count = db().execute(f"UPDATE review SET status = ? WHERE id IN ({marks})",
+                             [REVIEW_STATUS_SLUGS[action], *ids]).rowcount
+        flash(f"A total of {count} record(s) have been updated.", "success")
+    return redirect(_safe_return(request.form.get("return_to")))
 
-    @app.get("/admin/review/product/edit/id/<int:review_id>/")
-    @admin_required
-    def review_edit(review_id: int) -> str:
-        review = one_or_404(f"SELECT * FROM ({REVIEW_GRID_SQL}) WHERE id = ?", (review_id,))
-        return render_template("review_edit.html", review=review, statuses=REVIEW_STATUS_SLUGS)
 
-    @app.post("/admin/review/product/save/id/<int:review_id>/")
-    @admin_required
-    def review_save(review_id: int) -> Response:
-        one_or_404("SELECT id FROM review WHERE id = ?", (review_id,))
-        status = REVIEW_STATUS_SLUGS.get(request.form.get("status_id", ""))
-        nickname = request.form.get("nickname", "").strip()
-        title = request.form.get("title", "").strip()
-        detail = request.form.get("detail", "").strip()
-        if not (status and nickname and title and detail):
-            flash("Please fill in the status, nickname, summary and review.", "error")
-            return redirect(url_for("review_edit", review_id=review_id))
-        db().execute("UPDATE review SET status = ?, nickname = ?, title = ?, detail = ? WHERE id = ?",
-                     (status, nickname, title, detail, review_id))
-        flash("You saved the review.", "success")
-        return redirect(url_for("review_edit", review_id=review_id))
+@bp.get("/admin/review/product/edit/id/<int:review_id>/")
+@admin_required
+def review_edit(review_id: int) -> str:
+    review = one_or_404(f"SELECT * FROM ({REVIEW_GRID_SQL}) WHERE id = ?", (review_id,))
+    return render_template("review_edit.html", review=review, statuses=REVIEW_STATUS_SLUGS)
 
-    @app.post("/admin/review/product/delete/id/<int:review_id>/")
-    @admin_required
-    def review_delete(review_id: int) -> Response:
-        one_or_404("SELECT id FROM review WHERE id = ?", (review_id,))
-        db().execute("DELETE FROM review WHERE id = ?", (review_id,))
-        flash("The review has been deleted.", "success")
-        return redirect(url_for("reviews"))
 
-    @app.get("/admin/search/term/report/")
-    @admin_required
-    def search_terms() -> str | Response:
-        bounce = redirect_to_canonical(TERM_FIELDS)
-        if bounce:
-            return bounce
-        keyword = request.args.get("search", "").strip()
-        where, args = (" WHERE query_text LIKE ?", [f"%{keyword}%"]) if keyword else ("", [])
-        key, direction, order_by = sort_clause(TERM_SORTS, "uses")
-        page = paginate(f"SELECT * FROM search_term{where}", args, order_by)
-        return render_template("search_terms.html", page=page, sort=key, direction=direction, args=request.args,
-                               url_with=lambda **kw: url_with(TERM_FIELDS, **kw))
+@bp.post("/admin/review/product/save/id/<int:review_id>/")
+@admin_required
+def review_save(review_id: int) -> Response:
+    one_or_404("SELECT id FROM review WHERE id = ?", (review_id,))
+    status = REVIEW_STATUS_SLUGS.get(request.form.get("status_id", ""))
+    nickname = request.form.get("nickname", "").strip()
+    title = request.form.get("title", "").strip()
+    detail = request.form.get("detail", "").strip()
+    if not (status and nickname and title and detail):
+        flash("Please fill in the status, nickname, summary and review.", "error")
+        return redirect(url_for("marketing.review_edit", review_id=review_id))
+    db().execute("UPDATE review SET status = ?, nickname = ?, title = ?, detail = ? WHERE id = ?",
+                 (status, nickname, title, detail, review_id))
+    flash("You saved the review.", "success")
+    return redirect(url_for("marketing.review_edit", review_id=review_id))
+
+
+@bp.post("/admin/review/product/delete/id/<int:review_id>/")
+@admin_required
+def review_delete(review_id: int) -> Response:
+    one_or_404("SELECT id FROM review WHERE id = ?", (review_id,))
+    db().execute("DELETE FROM review WHERE id = ?", (review_id,))
+    flash("The review has been deleted.", "success")
+    return redirect(url_for("marketing.reviews"))
+
+
+@bp.get("/admin/search/term/report/")
+@admin_required
+def search_terms() -> str | Response:
+    bounce = redirect_to_canonical(TERM_FIELDS)
+    if bounce:
+        return bounce
+    keyword = request.args.get("search", "").strip()
+    where, args = (" WHERE query_text LIKE ?", [f"%{keyword}%"]) if keyword else ("", [])
+    key, direction, order_by = sort_clause(TERM_SORTS, "uses")
+    page = paginate(f"SELECT * FROM search_term{where}", args, order_by)
+    return render_template("search_terms.html", page=page, sort=key, direction=direction, args=request.args,
+                           url_with=lambda **kw: url_with(TERM_FIELDS, **kw))

@@ -6,12 +6,14 @@ import datetime as dt
 import math
 from typing import Any
 
-from flask import Flask, render_template, request
+from flask import Blueprint, render_template, request
 from werkzeug.wrappers import Response
 
 from ..webapp import db
 from .data import STATUSES
 from .helpers import Page, admin_required, parse_date, redirect_to_canonical, url_with
+
+bp = Blueprint("reports", __name__)
 
 REPORT_FIELDS = {"from": "date", "to": "date", "period": "text", "status": "text", "page": "page"}
 PERIODS = {"day": "Day", "month": "Month", "year": "Year"}
@@ -119,8 +121,7 @@ def _report(kind: str) -> str | Response:
     return render_template("report.html", **context)
 
 
-def register(app: Flask) -> None:
-    for kind in REPORTS:
-        view = admin_required(lambda kind=kind: _report(kind))
-        view.__name__ = f"report_{kind}"
-        app.add_url_rule(f"/admin/reports/report_sales/{kind}/", f"report_{kind}", view, methods=["GET"])
+for kind in REPORTS:
+    view = admin_required(lambda kind=kind: _report(kind))
+    view.__name__ = f"report_{kind}"
+    bp.add_url_rule(f"/admin/reports/report_sales/{kind}/", f"report_{kind}", view, methods=["GET"])

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from flask import Flask, render_template, request
+from flask import Blueprint, render_template, request
 from werkzeug.wrappers import Response
 
 from ..webapp import db
-from . import views_order_actions
 from .data import STATUSES
 from .helpers import (
     admin_required,
@@ -18,6 +17,8 @@ from .helpers import (
     sort_clause,
     url_with,
 )
+
+bp = Blueprint("sales", __name__)
 
 ORDER_FIELDS = {"search": "text", "status": "text", "created_from": "date", "created_to": "date",
                 "total_from": "number", "total_to": "number", "customer": "text", "sort": "text", "dir": "text",
@@ -99,50 +100,50 @@ def order_context(order_id: int) -> dict:
     }
 
 
-def register(app: Flask) -> None:
-    views_order_actions.register(app)
+@bp.get("/admin/sales/order/")
+@admin_required
+def orders() -> str | Response:
+    bounce = redirect_to_canonical(ORDER_FIELDS)
+    if bounce:
+        return bounce
+    where, args, active = order_filters()
+    key, direction, order_by = sort_clause(ORDER_SORTS, "created_at")
+    page = paginate(f"SELECT * FROM ({ORDER_GRID_SQL}){where}", args, order_by)
+    return render_template("orders.html", page=page, active=active, sort=key, direction=direction,
+                           url_with=lambda **kw: url_with(ORDER_FIELDS, **kw), args=request.args)
 
-    @app.get("/admin/sales/order/")
-    @admin_required
-    def orders() -> str | Response:
-        bounce = redirect_to_canonical(ORDER_FIELDS)
-        if bounce:
-            return bounce
-        where, args, active = order_filters()
-        key, direction, order_by = sort_clause(ORDER_SORTS, "created_at")
-        page = paginate(f"SELECT * FROM ({ORDER_GRID_SQL}){where}", args, order_by)
-        return render_template("orders.html", page=page, active=active, sort=key, direction=direction,
-                               url_with=lambda **kw: url_with(ORDER_FIELDS, **kw), args=request.args)
 
-    @app.get("/admin/sales/order/view/order_id/<int:order_id>/")
-    @admin_required
-    def order_view(order_id: int) -> str:
-        return render_template("order_view.html", **order_context(order_id))
+@bp.get("/admin/sales/order/view/order_id/<int:order_id>/")
+@admin_required
+def order_view(order_id: int) -> str:
+    return render_template("order_view.html", **order_context(order_id))
 
-    @app.get("/admin/sales/invoice/")
-    @admin_required
-    def invoices() -> str | Response:
-        bounce = redirect_to_canonical(INVOICE_FIELDS)
-        if bounce:
-            return bounce
-        clauses, args = [], []
-        keyword = request.args.get("search", "").strip()
-        if keyword:
-            clauses.append("(increment_id LIKE ? OR order_increment_id LIKE ? OR bill_to LIKE ?)")
-            args += [f"%{keyword}%"] * 3
-        for name, op, suffix in (("created_from", ">=", " 00:00:00"), ("created_to", "<=", " 23:59:59")):
-            date = parse_date(request.args.get(name))
-            if date:
-                clauses.append(f"created_at {op} ?")
-                args.append(date.isoformat() + suffix)
-        where = (" WHERE " + " AND ".join(clauses)) if clauses else ""
-        key, direction, order_by = sort_clause(INVOICE_SORTS, "created_at")
-        page = paginate(f"SELECT * FROM ({INVOICE_GRID_SQL}){where}", args, order_by)
-        return render_template("invoices.html", page=page, sort=key, direction=direction,
-                               url_with=lambda **kw: url_with(INVOICE_FIELDS, **kw), args=request.args)
 
-    @app.get("/admin/sales/invoice/view/invoice_id/<int:invoice_id>/")
-    @admin_required
-    def invoice_view(invoice_id: int) -> str:
-        invoice = one_or_404("SELECT * FROM invoice WHERE id = ?", (invoice_id,))
-        return render_template("invoice_view.html", invoice=invoice, **order_context(invoice["order_id"]))
+@bp.get("/admin/sales/invoice/")
+@admin_required
+def invoices() -> str | Response:
+    bounce = redirect_to_canonical(INVOICE_FIELDS)
+    if bounce:
+        return bounce
+    clauses, args = [], []
+    keyword = request.args.get("search", "").strip()
+    if keyword:
+        clauses.append("(increment_id LIKE ? OR order_increment_id LIKE ? OR bill_to LIKE ?)")
+        args += [f"%{keyword}%"] * 3
+    for name, op, suffix in (("created_from", ">=", " 00:00:00"), ("created_to", "<=", " 23:59:59")):
+        date = parse_date(request.args.get(name))
+        if date:
+            clauses.append(f"created_at {op} ?")
+            args.append(date.isoformat() + suffix)
+    where = (" WHERE " + " AND ".join(clauses)) if clauses else ""
+    key, direction, order_by = sort_clause(INVOICE_SORTS, "created_at")
+    page = paginate(f"SELECT * FROM ({INVOICE_GRID_SQL}){where}", args, order_by)
+    return render_template("invoices.html", page=page, sort=key, direction=direction,
+                           url_with=lambda **kw: url_with(INVOICE_FIELDS, **kw), args=request.args)
+
+
+@bp.get("/admin/sales/invoice/view/invoice_id/<int:invoice_id>/")
+@admin_required
+def invoice_view(invoice_id: int) -> str:
+    invoice = one_or_404("SELECT * FROM invoice WHERE id = ?", (invoice_id,))
+    return render_template("invoice_view.html", invoice=invoice, **order_context(invoice["order_id"]))

@@ -27,6 +27,7 @@ from ...sites.map.geo import format_coordinates
 from ...sites.map.routing import ENGINES
 from ...sites.map.search import directions_path, near_search_path, place_endpoint
 from ..families import TaskFamily, program_html_eval, single_site_family, string_match_eval, url_match_eval
+from ..task import any_of
 
 if TYPE_CHECKING:
     from ..oracle import OracleContext
@@ -48,7 +49,7 @@ _answer = partial(string_match_eval, string_note="")
 def _either_spacing(distance: str) -> str:
     """``1.9km`` also written ``1.9 km`` (a must_include item with an alternative)."""
     spaced = re.sub(r"(?<=\d)(?=k?m$)", " ", distance)
-    return f"{distance} |OR| {spaced}"
+    return any_of(distance, spaced)
 
 
 # -- oracle steps ------------------------------------------------------------------------
@@ -245,8 +246,8 @@ def _around_instances(conn):
     for i, place in enumerate(facts.sample_places(conn, 20, 14)):
         category = conn.execute("SELECT * FROM categories WHERE slug = ?", (categories[i % 7],)).fetchone()
         plural = category["plural"].lower()
-        reference = (f"{MAP}{near_search_path(plural, place['name'])} |OR| "
-                     f"{MAP}/node/{place['id']}/nearby?category={category['slug']}")
+        reference = any_of(f"{MAP}{near_search_path(plural, place['name'])}",
+                           f"{MAP}/node/{place['id']}/nearby?category={category['slug']}")
         yield {"space": plural, "location": place["name"]}, url_match_eval(reference, "GOLD in PRED")
 
 

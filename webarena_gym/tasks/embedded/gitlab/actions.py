@@ -15,6 +15,7 @@ from ....sites.gitlab import seed_text
 from ....sites.gitlab.data import ROLES
 from ...families import TaskFamily, program_html_eval, url_match_eval
 from ...oracle import OracleContext
+from ...task import any_of
 from .common import (
     GITLAB,
     USER,
@@ -36,8 +37,7 @@ from .common import (
 
 def _query_forms(prefix: str, key: str, value: str) -> str:
     """Reference URL alternatives for a query value, spaces written as %20 or as + (forms send +)."""
-    forms = dict.fromkeys((f"{prefix}?{key}={quote(value)}", f"{prefix}?{key}={quote_plus(value)}"))
-    return " |OR| ".join(forms)
+    return any_of(f"{prefix}?{key}={quote(value)}", f"{prefix}?{key}={quote_plus(value)}")
 
 
 def _instances_issues_by_label(conn: sqlite3.Connection) -> Instances:

@@ -23,11 +23,6 @@ Instances = list[tuple[dict[str, Any], dict[str, Any]]]
 family = partial(single_site_family, "gitlab", start_url=GITLAB)
 
 
-def either(*values: str) -> str:
-    """A must_include item with " |OR| " alternatives (duplicates dropped, order kept)."""
-    return " |OR| ".join(dict.fromkeys(values))
-
-
 # -- queries -----------------------------------------------------------------------------
 
 

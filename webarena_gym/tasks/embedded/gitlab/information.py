@@ -10,12 +10,12 @@ from collections.abc import Iterator
 from ....sites.gitlab.queries import CLONE_HOST
 from ...families import TaskFamily, string_match_eval
 from ...oracle import OracleContext, OracleError
+from ...task import any_of
 from .common import (
     USER,
     Instances,
     contributor_rows,
     contributors,
-    either,
     element_matching,
     family,
     open_issue,
@@ -83,7 +83,7 @@ def _date_forms(stamp: str) -> str:
     forms = [day.strftime("%Y-%m-%d")]
     for month in (day.strftime("%b"), day.strftime("%B")):
         forms += [f"{month} {day.day}, {day.year}", f"{month} {day.day:02d}, {day.year}", f"{day.day} {month} {day.year}"]
-    return either(*forms)
+    return any_of(*forms)
 
 
 def _instances_last_commit(conn: sqlite3.Connection) -> Instances:
@@ -185,7 +185,7 @@ def _instances_issue_assignee(conn: sqlite3.Connection) -> Instances:
         issues = [i for i in unique_titles(conn, "issues", pid, "t.state = 'opened' AND t.assignee_id IS NOT NULL")]
         if issues:
             _iid, title, _state, username, name = rng.choice(issues)
-            out.append(({"title": title, "repo": repo_name(ns, path)}, string_match_eval(must_include=[either(name, username)])))
+            out.append(({"title": title, "repo": repo_name(ns, path)}, string_match_eval(must_include=[any_of(name, username)])))
     return out
 
 
@@ -203,7 +203,7 @@ def _instances_mr_state(conn: sqlite3.Connection) -> Instances:
         mrs = unique_titles(conn, "merge_requests", pid)
         if mrs:
             _iid, title, state, _u, _n = rng.choice(mrs)
-            out.append(({"title": title, "repo": repo_name(ns, path)}, string_match_eval(must_include=[either(*MR_STATE_WORDS[state])])))
+            out.append(({"title": title, "repo": repo_name(ns, path)}, string_match_eval(must_include=[any_of(*MR_STATE_WORDS[state])])))
     return out
 
 

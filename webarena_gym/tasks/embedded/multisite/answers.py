@@ -11,12 +11,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ....sites.map import facts
-from ...families import PristineData, TaskFamily, string_match_eval
+from ...families import PristineData, TaskFamily, money, string_match_eval
 from ...oracle import OracleContext, OracleError
 from ..shopping.common import open_product
 from .common import (
     family,
-    money,
     open_project,
     product_price,
     read,
@@ -41,7 +40,7 @@ def _team_cost(pristine: PristineData):
     for project, product in zip(picked_projects, rng.sample(products, len(products)), strict=False):
         total = product["price"] * project["members"]
         yield ({"product": product["name"], "repo": f"{project['namespace']}/{project['path']}"},
-               string_match_eval(string_note="", must_include=[money(total)]))
+               string_match_eval(string_note="", must_include=[money(total / 100)]))
 
 
 def _solve_team_cost(ctx: OracleContext) -> Iterator[str]:

@@ -56,16 +56,6 @@ def forum_post(forum: str, title: str, body_includes: list[str]) -> dict[str, An
     )
 
 
-def money(cents: int) -> str:
-    """A price in cents as must_include wants it (the store shows thousands with a comma).
-
-    >>> money(2749), money(123456)
-    ('27.49', '1,234.56 |OR| 1234.56')
-    """
-    plain, grouped = f"{cents / 100:.2f}", f"{cents / 100:,.2f}"
-    return plain if plain == grouped else f"{grouped} |OR| {plain}"
-
-
 def rng_for(name: str) -> random.Random:
     """A family's own fixed random stream (the same picks on every machine)."""
     return random.Random(f"multisite.{name}")

@@ -12,7 +12,7 @@ import sqlite3
 from collections.abc import Iterator
 
 from ....sites.reddit.queries import forum_posts, forum_summaries, post_path
-from ...families import PristineData, TaskFamily, program_html_eval
+from ...families import PristineData, TaskFamily, money, program_html_eval
 from ...oracle import OracleContext
 from ..gitlab.common import USER as GITLAB_USER
 from ..reddit.common import listing, open_forum, unique_first
@@ -21,7 +21,6 @@ from .common import (
     GITLAB,
     REDDIT,
     family,
-    money,
     new_issue,
     product_price,
     rng_for,
@@ -58,7 +57,7 @@ def _price_issue(pristine: PristineData):
     for project, product in zip(own_projects(pristine("gitlab")), chosen, strict=False):
         title = f"Buy {product['name']} for the team"
         yield ({"repo": f"{project['namespace']}/{project['path']}", "product": product["name"], "title": title},
-               issue_check(project, title, [money(product["price"])]))
+               issue_check(project, title, [money(product["price"] / 100)]))
 
 
 def _solve_price_issue(ctx: OracleContext) -> Iterator[str]:

@@ -6,6 +6,7 @@ import re
 
 from ....sites.reddit.queries import forum_posts, forum_summaries
 from ...families import TaskFamily, string_match_eval, url_match_eval
+from ...task import any_of
 from .common import REDDIT, family, listing, open_forum, open_post, unique_first
 
 # -- information seeking (string_match) --------------------------------------------------
@@ -35,7 +36,7 @@ def _solve_latest_poster(ctx):
 
 def _subscriber_count(conn):
     for _fid, forum, _title, count, _n in forum_summaries(conn):
-        shown = f"{count:,} |OR| {count}" if count >= 1000 else str(count)
+        shown = any_of(f"{count:,}", str(count))
         yield {"forum": forum}, string_match_eval(must_include=[shown])
 
 
@@ -167,7 +168,7 @@ def _solve_bigger_forum(ctx):
 
 def _forum_top(conn):
     for _fid, forum, *_ in forum_summaries(conn):
-        yield {"forum": forum}, url_match_eval(f"{REDDIT}/f/{forum}/top |OR| {REDDIT}/f/{forum}?sort=top", "EXACT")
+        yield {"forum": forum}, url_match_eval(any_of(f"{REDDIT}/f/{forum}/top", f"{REDDIT}/f/{forum}?sort=top"), "EXACT")
 
 
 def _solve_forum_top(ctx):
@@ -180,7 +181,7 @@ def _most_commented_author(conn):
         best = unique_first(forum_posts(conn, fid, "comments"), 4)
         if best:
             user = best[2]
-            yield {"forum": forum}, url_match_eval(f"{REDDIT}/user/{user} |OR| {REDDIT}/user/{user}/submissions", "EXACT")
+            yield {"forum": forum}, url_match_eval(any_of(f"{REDDIT}/user/{user}", f"{REDDIT}/user/{user}/submissions"), "EXACT")
 
 
 def _solve_most_commented_author(ctx):

@@ -9,7 +9,8 @@ from collections.abc import Iterator
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from ....evaluators.functions import EvaluationPage, register_function
+from ....backends.page import EvaluationPage
+from ....evaluators.functions import register_function
 from ....sites.shopping.data import DEFAULT_EMAIL
 from ...families import single_site_family, string_match_eval
 
@@ -28,13 +29,6 @@ CHOICE_SEED = 7771
 family = partial(single_site_family, "shopping", start_url=SHOPPING)
 #: The store's string_match evals carry an empty ``string_note``.
 answer = partial(string_match_eval, string_note="")
-
-
-def money(cents: int) -> str:
-    """A price as must_include wants it: ``27.49``, or ``1,234.56 |OR| 1234.56`` from a thousand on."""
-    plain = f"{cents / 100:.2f}"
-    grouped = f"{cents / 100:,.2f}"
-    return plain if plain == grouped else f"{grouped} |OR| {plain}"
 
 
 # -- queries -----------------------------------------------------------------------------

@@ -9,13 +9,13 @@ from collections.abc import Iterator
 
 from ....sites.shopping.phrases import ASPECTS
 from ....sites.shopping.store import long_date, rating_percent
-from ...families import TaskFamily
+from ...families import TaskFamily, money
+from ...task import any_of
 from .common import (
     answer,
     emma_id,
     family,
     has_next_page,
-    money,
     open_order_history,
     open_product,
     order_rows,
@@ -75,7 +75,7 @@ def _rating_instances(conn):
     clear = [row for row in rated if abs(row["average"] - math.floor(row["average"]) - 0.5) > 1e-9]
     for row in pick(clear, 20, salt=3):
         stars = math.floor(row["average"] + 0.5)
-        yield {"product": row["name"]}, answer(must_include=[f"{rating_percent(row['average'])} |OR| {stars}"])
+        yield {"product": row["name"]}, answer(must_include=[any_of(str(rating_percent(row['average'])), str(stars))])
 
 
 def _rating_solve(ctx) -> Iterator[str]:
@@ -89,7 +89,7 @@ def _rating_solve(ctx) -> Iterator[str]:
 def _order_total_instances(conn):
     for order in rows(conn, "SELECT increment_id, grand_total FROM orders WHERE customer_id = ? ORDER BY id",
                       emma_id(conn)):
-        yield {"order_number": order["increment_id"]}, answer(must_include=[money(order["grand_total"])])
+        yield {"order_number": order["increment_id"]}, answer(must_include=[money(order["grand_total"] / 100)])
 
 
 def _order_total_solve(ctx) -> Iterator[str]:
@@ -171,7 +171,7 @@ def _brand_range_instances(conn):
     brands = rows(conn, "SELECT brand, MIN(price) AS low, MAX(price) AS high, COUNT(*) AS n FROM products"
                         " GROUP BY brand HAVING n >= 2 AND n <= 12 AND low < high ORDER BY brand")
     for brand in pick(brands, 20, salt=7):
-        yield {"brand": brand["brand"]}, answer(must_include=[money(brand["low"]), money(brand["high"])])
+        yield {"brand": brand["brand"]}, answer(must_include=[money(brand["low"] / 100), money(brand["high"] / 100)])
 
 
 def _brand_range_solve(ctx) -> Iterator[str]:

@@ -9,6 +9,7 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from ...families import single_site_family
+from ...task import any_of
 
 if TYPE_CHECKING:
     from ...oracle import OracleContext
@@ -27,7 +28,7 @@ family = partial(single_site_family, SITE, start_url=ADMIN)
 
 def count_reference(count: int) -> str:
     """A count as must_include wants it: ``"6 |OR| six"`` (people write small numbers as words)."""
-    return f"{count} |OR| {NUMBER_WORDS[count]}" if count < len(NUMBER_WORDS) else str(count)
+    return any_of(str(count), NUMBER_WORDS[count]) if count < len(NUMBER_WORDS) else str(count)
 
 
 def month_name(year: int, month: int) -> str:

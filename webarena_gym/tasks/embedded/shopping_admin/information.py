@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from ....sites.shopping_admin.data import STATUSES
-from ...families import string_match_eval
+from ...families import money, string_match_eval
 from .common import (
     count_reference,
     family,
@@ -124,9 +124,7 @@ def solve_customer_by_phone(ctx: OracleContext) -> Iterator[str]:
 
 def _invoices(conn: sqlite3.Connection):
     for number, total in conn.execute("SELECT increment_id, grand_total FROM invoice WHERE id % 40 = 7 ORDER BY id"):
-        plain = f"{total:.2f}"
-        grouped = f"{total:,.2f}"
-        yield {"id": number}, string_match_eval(must_include=[plain if plain == grouped else f"{grouped} |OR| {plain}"])
+        yield {"id": number}, string_match_eval(must_include=[money(total)])
 
 
 def solve_invoice(ctx: OracleContext) -> Iterator[str]:

@@ -2,7 +2,7 @@
 
 WebArena's images carry the URLs they were built with: Magento redirects every request
 to its stored base URL, GitLab writes its external URL into every link, and the store
-admin forces a password change. ``configure`` runs the site's
+admin forces a password change. :func:`configure_container` runs the site's
 :class:`~webarena_gym.docker_sites.definitions.ConfigStep` commands inside the running
 container (skipping those whose check says they are done), then commits the container
 as ``<prefix>webarena-gym-configured/<site>:<fingerprint>``. Resets start from that image.
@@ -25,7 +25,7 @@ from ..errors import DockerError
 from .containers import configured_image, probe_url, topology_of, wait_healthy
 from .definitions import LABEL_FINGERPRINT, ConfigStep
 from .deployment import Deployment
-from .engine import get_container, image_volumes, require_image
+from .engine import image_volumes, require_image
 
 logger = logging.getLogger(__name__)
 
@@ -139,34 +139,3 @@ def _commit(deployment: Deployment, name: str, container: Any, base: Any) -> str
         raise DockerError(f"Cannot commit the configured {name} container: {exc}") from exc
     logger.info("%s: configuration committed as %s:%s", name, repository, fingerprint)
     return f"{repository}:{fingerprint}"
-
-
-def configure(
-    client: docker.DockerClient,
-    deployment: Deployment,
-    names: list[str] | None = None,
-    *,
-    timeout: float | None = None,
-    progress: bool = True,
-) -> list[ConfigureResult]:
-    """Configure the running sites (``webarena-gym sites configure``); idempotent.
-
-    Raises:
-        DockerError: a site is not running (run ``sites up`` first) or a step failed.
-    """
-    from .standby import refresh_pool  # standby builds on this module
-
-    results = []
-    for name in deployment.names(names):
-        container = get_container(client, deployment.container_name(name))
-        if container is None or container.status != "running":
-            raise DockerError(
-                f"The {name} site is not running; start it first: `webarena-gym sites up {name}`."
-            )
-        url = probe_url(deployment, name, container, topology_of(container) or "direct")
-        wait_healthy(deployment, [(name, container, url)], timeout=timeout, progress=progress)
-        result = configure_container(client, deployment, name, container, timeout=timeout, progress=progress)
-        if result.committed:
-            refresh_pool(client, deployment, name)
-        results.append(result)
-    return results

@@ -9,7 +9,7 @@ our embedded tasks use (every distinct locator form in the official data is supp
   ``getElementsByClassName`` / ``TagName``, ``document.body``; the same methods on
   elements; ``.children``, ``.firstElementChild``, ``.lastElementChild``, ``.firstChild``,
   ``.lastChild``, ``.parentElement``, sibling links;
-- values: ``.outerText`` / ``.innerText`` (rendered like a browser, see :mod:`.dom_text`),
+- values: ``.outerText`` / ``.innerText`` (rendered like a browser, see :mod:`.text`),
   ``.textContent``, ``.value``, ``.selectedIndex``, ``.checked``, ``.getAttribute(name)``,
   ``.className``, ``.id``, ``.title``, ``.href``, ``.innerHTML``...;
 - JavaScript glue: string literals, ``+``, ``||``, ``&&``, ``!``, ``===``, ``? :``, optional
@@ -31,7 +31,7 @@ from typing import Any
 
 from lxml import html
 
-from . import dom_text
+from . import text as dom_text
 from .locator_syntax import (
     UNDEFINED,
     Arrow,
@@ -39,8 +39,8 @@ from .locator_syntax import (
     LocatorRuntimeError,
     TextNode,
     UnsupportedLocatorError,
-    _select,
     parse_locator,
+    select_css,
 )
 
 logger = logging.getLogger(__name__)
@@ -248,18 +248,18 @@ class _Interpreter:
     def element_method(self, target: Any, name: str, args: list[Any]) -> Any:
         argument = to_js_string(args[0]) if args else ""
         if name == "querySelector":
-            found = _select(target, argument)
+            found = select_css(target, argument)
             return found[0] if found else None
         if name == "querySelectorAll":
-            return _select(target, argument)
+            return select_css(target, argument)
         if name == "getElementById":
-            found = _select(target, f'[id="{_css_string(argument)}"]')
+            found = select_css(target, f'[id="{_css_string(argument)}"]')
             return found[0] if found else None
         if name == "getElementsByClassName":
             classes = "".join(f".{c}" for c in argument.split())
-            return _select(target, classes) if classes else []
+            return select_css(target, classes) if classes else []
         if name == "getElementsByTagName":
-            return _select(target, argument if argument != "*" else "*")
+            return select_css(target, argument if argument != "*" else "*")
         if isinstance(target, Document):
             raise UnsupportedLocatorError(f"document.{name}()")
         if name == "getAttribute":
@@ -267,7 +267,7 @@ class _Interpreter:
         if name == "hasAttribute":
             return target.get(argument) is not None
         if name in ("closest", "matches"):
-            matching = set(map(id, _select(self.document, argument)))
+            matching = set(map(id, select_css(self.document, argument)))
             if name == "matches":
                 return id(target) in matching
             return next((n for n in [target, *target.iterancestors()] if id(n) in matching), None)

@@ -277,7 +277,7 @@ def _compile(selector: str) -> CSSSelector:
     return matcher
 
 
-def _select(scope: Any, selector: str) -> list[Any]:
+def select_css(scope: Any, selector: str) -> list[Any]:
     """Elements matching ``selector`` inside ``scope`` (a Document or an element), in document order."""
     matcher = _compile(selector)
     if isinstance(scope, Document):

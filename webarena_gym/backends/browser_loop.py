@@ -1,0 +1,111 @@
+"""One Chromium per process (and per remote endpoint), driven by Playwright's async API on a
+background event loop, so envs may be used from any thread and envs stepped from several
+threads share one browser and run concurrently.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import concurrent.futures
+import logging
+import threading
+from typing import Any
+
+from ..errors import BrowserUnavailableError
+from .chromium import INSTALL_HINT, launch_options
+
+logger = logging.getLogger(__name__)
+
+
+class BrowserLoop:
+    """One Chromium per process (and per remote endpoint), driven by Playwright's async API on a background loop.
+
+    Backends call :meth:`run` from any thread; the loop interleaves the browser I/O of
+    all envs, so envs stepped from worker threads (vector envs) run concurrently in one
+    browser. Playwright objects never leave the loop's thread.
+
+    Args:
+        endpoint: A remote browser (``ws://`` Playwright server or ``http://`` CDP); None launches one here.
+    """
+
+    _instances: dict[str | None, BrowserLoop] = {}
+    _lock = threading.Lock()
+
+    def __init__(self, endpoint: str | None = None) -> None:
+        self.endpoint = endpoint
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, name="playwright-loop", daemon=True)
+        self.thread.start()
+        self.playwright: Any = None
+        self.browser: Any = None
+        self.run(self._start(), timeout=120)
+
+    async def _start(self) -> None:
+        from playwright.async_api import async_playwright
+
+        self.playwright = await async_playwright().start()
+        chromium = self.playwright.chromium
+        try:
+            if self.endpoint is None:
+                self.browser = await chromium.launch(**launch_options())
+            elif self.endpoint.startswith(("ws://", "wss://")):
+                self.browser = await chromium.connect(self.endpoint, timeout=60_000)
+            else:
+                self.browser = await chromium.connect_over_cdp(self.endpoint, timeout=60_000)
+        except Exception as exc:
+            await self.playwright.stop()
+            if self.endpoint is None:
+                raise BrowserUnavailableError(f"Chromium failed to start: {exc}. {INSTALL_HINT}") from exc
+            raise BrowserUnavailableError(
+                f"Could not connect to the browser at {self.endpoint}: {exc}. Check that the browser server runs "
+                "and is reachable from here (start one with `python -m playwright launch-server --browser chromium "
+                "--config server.json`), or unset WA_BROWSER_WS to launch Chromium locally."
+            ) from exc
+
+    @classmethod
+    def get(cls, endpoint: str | None = None) -> BrowserLoop:
+        """The process's browser loop for ``endpoint``, started (or restarted after a crash) on demand."""
+        with cls._lock:
+            current = cls._instances.get(endpoint)
+            if current is None or not current.connected():
+                if current is not None:
+                    current.close()
+                elif not cls._instances:
+                    atexit.register(cls.shutdown)
+                cls._instances[endpoint] = BrowserLoop(endpoint)
+            return cls._instances[endpoint]
+
+    def connected(self) -> bool:
+        return self.browser is not None and self.browser.is_connected()
+
+    def run(self, coro: Any, timeout: float | None = None) -> Any:
+        """Run a coroutine on the loop and wait for its result."""
+        future = asyncio.run_coroutine_threadsafe(coro, self.loop)
+        try:
+            return future.result(timeout)
+        except concurrent.futures.TimeoutError:
+            future.cancel()
+            raise
+
+    def close(self) -> None:
+        async def stop() -> None:
+            if self.browser is not None:
+                await self.browser.close()
+            if self.playwright is not None:
+                await self.playwright.stop()
+
+        try:
+            self.run(stop(), timeout=30)
+        except Exception as exc:  # already dead
+            logger.debug("Browser shutdown: %s", exc)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(timeout=10)
+
+    @classmethod
+    def shutdown(cls) -> None:
+        """Close the process's browsers and connections (tests, clean exits)."""
+        with cls._lock:
+            for instance in cls._instances.values():
+                instance.close()
+            cls._instances.clear()

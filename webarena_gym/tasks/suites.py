@@ -1,0 +1,36 @@
+"""The task suites and splits an env can run, and which suite runs by default.
+
+>>> check_split("train"), resolve_suite("embedded")
+('train', 'embedded')
+"""
+
+from __future__ import annotations
+
+from ..errors import ConfigurationError
+from ..webarena_sites import site_urls_from_environment
+
+#: ``embedded``: the offline sites of this package and their tasks; ``webarena-lite``: the
+#: official tasks on the real WebArena sites.
+SUITES = ("embedded", "webarena-lite")
+SPLITS = ("test", "train")
+
+
+def check_suite(suite: str) -> str:
+    """``suite`` when it is one of :data:`SUITES`; else a :class:`ConfigurationError` that lists them."""
+    if suite not in SUITES:
+        raise ConfigurationError(f"suite must be one of {SUITES}, got {suite!r}.")
+    return suite
+
+
+def check_split(split: str) -> str:
+    """``split`` when it is one of :data:`SPLITS`; else a :class:`ConfigurationError` that lists them."""
+    if split not in SPLITS:
+        raise ConfigurationError(f"split must be one of {SPLITS}, got {split!r}.")
+    return split
+
+
+def resolve_suite(suite: str | None) -> str:
+    """The suite to run: explicit, else webarena-lite when real sites are configured, else embedded."""
+    if suite is None:
+        return "webarena-lite" if site_urls_from_environment() else "embedded"
+    return check_suite(suite)

@@ -1,0 +1,86 @@
+"""WebArena's seven sites: their names, ports and base paths, the ``WA_*`` variables that
+point at the real ones, and how a task's sites group.
+
+The one owner of these facts: the embedded sites serve on these ports, the docker
+deployment publishes them, task data names these sites in its placeholders
+(``__SHOPPING__``...), and the backends and evaluators read the real sites' URLs through
+:func:`site_urls_from_environment`.
+
+>>> default_base_url("shopping_admin")
+'http://127.0.0.1:7780/admin'
+>>> site_group(["gitlab", "reddit"]), site_group(("map",))
+('multisite', 'map')
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping
+
+from .errors import ConfigurationError
+
+#: Site name -> (WebArena's port, base path); BrowserGym and WebArena's data use these names.
+SITE_ADDRESSES: dict[str, tuple[int, str]] = {
+    "shopping": (7770, ""),
+    "shopping_admin": (7780, "/admin"),
+    "reddit": (9999, ""),
+    "gitlab": (8023, ""),
+    "map": (3000, ""),
+    "wikipedia": (8888, ""),
+    "homepage": (4399, ""),
+}
+SITE_NAMES: tuple[str, ...] = tuple(SITE_ADDRESSES)
+
+#: Site name -> the variable naming a real site's base URL (BrowserGym's names).
+SITE_VARIABLES: dict[str, str] = {site: f"WA_{site.upper()}" for site in SITE_NAMES}
+
+#: Site name -> the placeholder that stands for its base URL in task data.
+PLACEHOLDERS: dict[str, str] = {site: f"__{site.upper()}__" for site in SITE_NAMES}
+
+#: The group of a task that visits more than one site (WebArena-Lite counts them apart).
+MULTISITE = "multisite"
+
+
+def site_group(sites: Iterable[str]) -> str:
+    """The group a task's sites put it in: its one site, or :data:`MULTISITE`."""
+    sites = list(sites)
+    return sites[0] if len(sites) == 1 else MULTISITE
+
+
+def default_base_url(site: str, host: str = "127.0.0.1") -> str:
+    """Base URL of a site on WebArena's port, e.g. ``http://127.0.0.1:7780/admin``."""
+    if site not in SITE_ADDRESSES:
+        raise ConfigurationError(f"Unknown WebArena site {site!r}; expected one of {sorted(SITE_ADDRESSES)}.")
+    port, path = SITE_ADDRESSES[site]
+    return f"http://{host}:{port}{path}"
+
+
+def site_urls_from_environment(environ: Mapping[str, str] | None = None) -> dict[str, str]:
+    """Base URLs of the real WebArena sites that are configured, by site name.
+
+    Reads ``WA_SHOPPING``, ``WA_SHOPPING_ADMIN``, ``WA_REDDIT``, ``WA_GITLAB``, ``WA_MAP``,
+    ``WA_WIKIPEDIA``, ``WA_HOMEPAGE`` (BrowserGym's names), else the same names without
+    ``WA_``. Unprefixed values that are not http(s) URLs are ignored: such generic names
+    may belong to something else.
+
+    >>> site_urls_from_environment({"WA_SHOPPING": "http://localhost:7770", "MAP": "x"})
+    {'shopping': 'http://localhost:7770'}
+    """
+    env = os.environ if environ is None else environ
+    found: dict[str, str] = {}
+    for site in SITE_NAMES:
+        prefixed = SITE_VARIABLES[site]
+        value = (env.get(prefixed) or "").strip()
+        if value:
+            if not value.startswith(("http://", "https://")):
+                port, path = SITE_ADDRESSES[site]
+                raise ConfigurationError(
+                    f"{prefixed}={value!r} is not a URL; set it to the site's base URL, e.g. "
+                    f"{prefixed}=http://localhost:{port}{path}."
+                )
+            found[site] = value
+            continue
+        value = (env.get(site.upper()) or "").strip()
+        if value.startswith(("http://", "https://")):
+            found[site] = value
+    return found
