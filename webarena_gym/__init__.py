@@ -23,21 +23,10 @@ for _env_id, _kwargs in ENV_IDS.items():
 
 
 def make_vec(num_envs: int, *, workers: int | None = None, **kwargs):
-    """A vector env of ``num_envs`` WebArena envs stepped concurrently, behind one vector API.
+    """A vector env of WebArena envs: :func:`webarena_gym.vector_workers.make_vec` (imported on first use)."""
+    from .vector_workers import make_vec as make
 
-    Without ``workers`` (or with ``workers=0``), the envs stay in this process and step on a
-    thread pool (:class:`webarena_gym.vector.WebArenaVectorEnv`, whose ``envs`` are reachable
-    directly); with ``workers=N``, they live in N worker processes, each hosting a slice of
-    them (:class:`webarena_gym.vector_workers.ProcessVectorEnv`, which adds ``start_method``).
-    Both take ``group``, ``wrap``, ``make_env``, ``autoreset_mode`` and the env's keyword arguments.
-    """
-    if workers is None or (type(workers) is int and workers == 0):
-        from .vector import WebArenaVectorEnv
-
-        return WebArenaVectorEnv(num_envs, **kwargs)
-    from .vector_workers import ProcessVectorEnv
-
-    return ProcessVectorEnv(num_envs, workers=workers, **kwargs)  # it validates ``workers``
+    return make(num_envs, workers=workers, **kwargs)
 
 
 __all__ = ["ENV_IDS", "__version__", "make_vec"]

@@ -41,7 +41,7 @@ import numpy as np
 from gymnasium.vector import AutoresetMode
 
 from .errors import ConfigurationError, EnvWorkerError
-from .vector import EnvResult, WebArenaVectorBase, env_factory
+from .vector import EnvResult, WebArenaVectorBase, WebArenaVectorEnv, env_factory
 from .worker_loop import run_worker
 
 logger = logging.getLogger(__name__)
@@ -259,3 +259,17 @@ def _worker_exception(worker: int, error: Any, *, pid: int) -> BaseException:
         exc.add_note(f"Raised in env worker {worker} (pid {pid}):\n{trace}")
         return exc
     return EnvWorkerError(f"Env worker {worker} (pid {pid}) failed: {exc}\n{trace}")
+
+
+def make_vec(num_envs: int, *, workers: int | None = None, **kwargs):
+    """A vector env of ``num_envs`` WebArena envs stepped concurrently, behind one vector API.
+
+    Without ``workers`` (or with ``workers=0``), the envs stay in this process and step on a
+    thread pool (:class:`webarena_gym.vector.WebArenaVectorEnv`, whose ``envs`` are reachable
+    directly); with ``workers=N``, they live in N worker processes, each hosting a slice of
+    them (:class:`webarena_gym.vector_workers.ProcessVectorEnv`, which adds ``start_method``).
+    Both take ``group``, ``wrap``, ``make_env``, ``autoreset_mode`` and the env's keyword arguments.
+    """
+    if workers is None or (type(workers) is int and workers == 0):
+        return WebArenaVectorEnv(num_envs, **kwargs)
+    return ProcessVectorEnv(num_envs, workers=workers, **kwargs)  # it validates ``workers``

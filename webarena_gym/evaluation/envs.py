@@ -30,8 +30,7 @@ def make_agent_envs(num_envs: int, *, workers: int | None = None, thinking: bool
 
     >>> envs = make_agent_envs(8, suite="embedded", split="test", max_steps=30)  # doctest: +SKIP
     """
-    from .. import make_vec
-    from ..vector_workers import default_worker_count
+    from ..vector_workers import default_worker_count, make_vec
 
     if workers is None:  # (make_vec's own default keeps the envs in this process)
         workers = default_worker_count()
