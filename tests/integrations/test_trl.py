@@ -103,7 +103,7 @@ def test_grpo_trainer_runs_two_steps_and_the_tiny_model_calls_tools_after_sft(fa
 
     args = GRPOConfig(
         output_dir=str(tmp_path / "grpo"), max_steps=2, num_generations=2, per_device_train_batch_size=4,
-        max_completion_length=1536, max_tool_calling_iterations=4, learning_rate=1e-4, logging_steps=1,
+        max_completion_length=512, max_tool_calling_iterations=4, learning_rate=1e-4, logging_steps=1,
         save_strategy="no", report_to="none", bf16=False, disable_tqdm=True, seed=0,
     )
     trainer = GRPOTrainer(
