@@ -29,7 +29,7 @@ def summarize(seeds: dict[str, Any], arms: tuple[str, ...] = ARMS) -> dict[str, 
     for turns in next(iter(seeds.values()))["scaling"]:
         summary["scaling"][turns] = spread([s["scaling"][turns] for s in seeds.values()])
     summary["targets"] = targets(summary["arms"])
-    summary["train_seconds"] = sum(sum(s["timing_s"].values()) for s in seeds.values())
+    summary["seconds"] = round(sum(v or 0.0 for s in seeds.values() for v in s["timing_s"].values()), 1)
     return summary
 
 

@@ -30,6 +30,7 @@ import json
 import logging
 import platform
 import shutil
+import statistics
 import sys
 import time
 import warnings
@@ -50,9 +51,9 @@ from trainers.grpo import train_grpo  # noqa: E402
 from trainers.metrics import METRICS_FILE, read_metrics  # noqa: E402
 from trainers.policy import load_policy  # noqa: E402
 from trainers.tiny import TinyModelSpec, build_tiny_model, demonstration_texts  # noqa: E402
-from webarena_gym.demos import write_demonstrations  # noqa: E402
+from webarena_gym.demos import read_demonstrations, write_demonstrations  # noqa: E402
 from webarena_gym.evaluation import success_by_site  # noqa: E402
-from webarena_gym.tasks.embedded_suite import family_of  # noqa: E402
+from webarena_gym.tasks.embedded_suite import family_of, family_task_ids  # noqa: E402
 
 #: Families whose oracle finishes within 3 interactions, on five sites: 46 held-out test tasks.
 DEFAULT_FAMILIES = (
@@ -77,7 +78,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--output", default="runs/findings", help="where models, metrics, JSON and PNG go")
     parser.add_argument("--families", nargs="+", default=list(DEFAULT_FAMILIES))
-    parser.add_argument("--train-per-family", type=int, default=8, help="train tasks kept per family (0: all)")
+    parser.add_argument("--train-per-family", type=int, default=5, help="train tasks kept per family (0: all)")
     parser.add_argument("--test-limit", type=int, default=0, help="evaluate on the first N held-out tasks (0: all)")
     parser.add_argument("--seeds", nargs="+", type=int, default=[0, 1, 2])
     parser.add_argument("--max-turns", type=int, default=3, help="interaction limit in training and evaluation")
@@ -85,15 +86,18 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help="interaction limits the BC+GRPO policy is evaluated with")
     parser.add_argument("--max-observation-chars", type=int, default=3000)
     parser.add_argument("--model-size", choices=sorted(MODEL_SIZES), default="tiny")
-    parser.add_argument("--bc-epochs", type=float, default=30)
+    parser.add_argument("--bc-epochs", type=float, default=5)
     parser.add_argument("--bc-learning-rate", type=float, default=1e-2)
-    parser.add_argument("--grpo-steps", type=int, default=40, help="optimizer steps (two per rollout batch)")
-    parser.add_argument("--grpo-learning-rate", type=float, default=1e-3)
+    parser.add_argument("--grpo-steps", type=int, default=20, help="optimizer steps")
+    parser.add_argument("--grpo-iterations", type=int, default=1, help="optimizer steps per rollout batch")
+    parser.add_argument("--grpo-learning-rate", type=float, default=2e-3)
     parser.add_argument("--grpo-tasks-per-step", type=int, default=8)
     parser.add_argument("--num-generations", type=int, default=4, help="G: rollouts per task")
-    parser.add_argument("--beta", type=float, default=0.01, help="KL coefficient to the reference")
+    parser.add_argument("--beta", type=float, default=0.0, help="KL coefficient to the reference")
     parser.add_argument("--layout", default="trajectory", choices=["turn", "trajectory"])
     parser.add_argument("--sampled-passes", type=int, default=4, help="temperature-1 passes over the held-out tasks")
+    parser.add_argument("--threads", type=int, default=0,
+                        help="torch CPU threads (0: torch's default; 1 is faster on a machine shared with other jobs)")
     parser.add_argument("--fresh", action="store_true", help="discard earlier results in --output")
     parser.add_argument("--no-progress", action="store_true", help="no progress bars")
     return parser.parse_args(argv)
@@ -110,14 +114,24 @@ class Experiment:
         self.out.mkdir(parents=True, exist_ok=True)
         self.progress = not args.no_progress
         self.agent = dict(suite="embedded", max_turns=args.max_turns, max_observation_chars=args.max_observation_chars)
-        train_ids, test_ids, demos = select_tasks(args.families, args.max_turns)
+        train_ids, test_ids, demos = self.tasks()
         if args.train_per_family:
             counts: dict[str, int] = {}
             demos = [d for d in demos if _take(counts, family_of(d.task_id, "train").name, args.train_per_family)]
             train_ids = [d.task_id for d in demos]
         self.train_ids, self.demos = train_ids, demos
         self.test_ids = test_ids[: args.test_limit] if args.test_limit else test_ids
-        write_demonstrations(demos, self.out / "demos.jsonl")
+
+    def tasks(self) -> tuple[list[int], list[int], list]:
+        """Train ids, held-out test ids and the oracle's demonstrations (recorded once, then read back)."""
+        path = self.out / "demos.jsonl"
+        if path.exists():
+            demos = read_demonstrations(path).demonstrations
+            families = {family_of(d.task_id, "train").name for d in demos}
+            return [d.task_id for d in demos], family_task_ids("test", families), demos
+        train_ids, test_ids, demos = select_tasks(self.args.families, self.args.max_turns)
+        write_demonstrations(demos, path)
+        return train_ids, test_ids, demos
 
     # -- pieces, each skipped when already on disk -------------------------------------
     def evaluate(self, model_dir: Path, name: str, seed: int, *, max_turns: int, sampled: bool) -> dict[str, Any]:
@@ -125,54 +139,59 @@ class Experiment:
         path = model_dir.parent / f"eval_{name}.json"
         if path.exists():
             return json.loads(path.read_text())
+        started = time.perf_counter()
         model, tokenizer = load_policy(str(model_dir))
         agent = AgentArguments(split="test", task_ids=self.test_ids, **{**self.agent, "max_turns": max_turns})
-        runs = [("greedy", 0.0, 0)] + [(f"sampled_{k}", 1.0, k) for k in range(self.args.sampled_passes if sampled else 0)]
         record: dict[str, Any] = {"max_turns": max_turns}
         passes = []
-        for label, temperature, k in runs:
+        for k in range(1 + (self.args.sampled_passes if sampled else 0)):
             set_seed(seed * 1000 + k)
-            results = evaluate_model(model, tokenizer, agent, self.test_ids, max_new_tokens=48, temperature=temperature,
-                                     progress=self.progress, desc=f"seed {seed} {name} {label}")
-            summary = {"success": sum(r.success for r in results) / len(results),
-                       "by_site": {s: list(v) for s, v in success_by_site(results).items()},
-                       "solved": sorted(r.task_id for r in results if r.success),
-                       "steps": sum(r.steps for r in results) / len(results)}
-            if label == "greedy":
-                record["greedy"] = summary
-            else:
-                passes.append(summary)
-        if passes:
-            record["sampled"] = {"success": sum(p["success"] for p in passes) / len(passes),
-                                 "passes": [p["success"] for p in passes]}
+            results = evaluate_model(model, tokenizer, agent, self.test_ids, max_new_tokens=48,
+                                     temperature=0.0 if k == 0 else 1.0, progress=self.progress,
+                                     desc=f"seed {seed} {name} {'greedy' if k == 0 else f'sampled {k}'}")
+            passes.append({"success": sum(r.success for r in results) / len(results),
+                           "by_site": {s: list(v) for s, v in success_by_site(results).items()},
+                           "solved": sorted(r.task_id for r in results if r.success),
+                           "steps": sum(r.steps for r in results) / len(results)})
+        record["greedy"] = passes[0]
+        if len(passes) > 1:
+            record["sampled"] = {"success": statistics.fmean(p["success"] for p in passes[1:]),
+                                 "passes": [p["success"] for p in passes[1:]]}
+        record["seconds"] = round(time.perf_counter() - started, 1)
         path.write_text(json.dumps(record, indent=1))
         return record
 
-    def train(self, kind: str, start: Path, target: Path, seed: int) -> list[dict[str, Any]]:
-        """Run BC or GRPO from ``start`` into ``target`` unless it finished before; returns its metrics."""
+    def train(self, kind: str, start: Path, target: Path, seed: int) -> tuple[list[dict[str, Any]], float | None]:
+        """Run BC or GRPO from ``start`` into ``target`` unless it finished before; its metrics and seconds."""
         done = target / "DONE"
         if not done.exists():
             if target.exists():
                 shutil.rmtree(target)
-            args = self.args
+            started = time.perf_counter()
             set_seed(seed)
             if kind == "bc":
-                config = BCConfig(output_dir=str(target), num_train_epochs=args.bc_epochs,
-                                  learning_rate=args.bc_learning_rate, lr_scheduler_type="cosine", warmup_steps=10,
-                                  per_device_train_batch_size=16, save_strategy="no", seed=seed, logging_steps=5,
-                                  split="train", task_ids=self.train_ids, disable_tqdm=not self.progress, **self.agent)
-                train_bc(config, str(start), demonstrations=self.demos)
+                train_bc(self.bc_config(target, seed), str(start), demonstrations=self.demos)
             else:
-                config = MultiTurnGRPOConfig(
-                    output_dir=str(target), split="train", task_ids=self.train_ids, layout=args.layout,
-                    num_generations=args.num_generations,
-                    per_device_train_batch_size=args.grpo_tasks_per_step * args.num_generations,
-                    max_steps=args.grpo_steps, num_iterations=2, learning_rate=args.grpo_learning_rate,
-                    lr_scheduler_type="constant", beta=args.beta, max_completion_length=48, save_strategy="no",
-                    seed=seed, rollout_workers=2, disable_tqdm=not self.progress, **self.agent)
-                train_grpo(config, str(start))
-            done.write_text("finished\n")
-        return read_metrics(target / METRICS_FILE)
+                train_grpo(self.grpo_config(target, seed), str(start))
+            done.write_text(json.dumps({"seconds": round(time.perf_counter() - started, 1)}))
+        marker = done.read_text()
+        return read_metrics(target / METRICS_FILE), json.loads(marker)["seconds"] if marker.startswith("{") else None
+
+    def bc_config(self, target: Path, seed: int) -> BCConfig:
+        args = self.args
+        return BCConfig(output_dir=str(target), num_train_epochs=args.bc_epochs, learning_rate=args.bc_learning_rate,
+                        lr_scheduler_type="cosine", warmup_steps=10, per_device_train_batch_size=16,
+                        save_strategy="no", seed=seed, logging_steps=5, split="train", task_ids=self.train_ids,
+                        disable_tqdm=not self.progress, **self.agent)
+
+    def grpo_config(self, target: Path, seed: int) -> MultiTurnGRPOConfig:
+        args = self.args
+        return MultiTurnGRPOConfig(
+            output_dir=str(target), split="train", task_ids=self.train_ids, layout=args.layout,
+            num_generations=args.num_generations, per_device_train_batch_size=args.grpo_tasks_per_step * args.num_generations,
+            max_steps=args.grpo_steps, num_iterations=args.grpo_iterations, learning_rate=args.grpo_learning_rate,
+            lr_scheduler_type="constant", beta=args.beta, max_completion_length=48, save_strategy="no", seed=seed,
+            rollout_workers=2, disable_tqdm=not self.progress, **self.agent)
 
     def run_seed(self, seed: int) -> dict[str, Any]:
         """The four arms and the scaling curve for one seed."""
@@ -182,36 +201,24 @@ class Experiment:
         if not (tiny / "DONE").exists():
             spec = TinyModelSpec(seed=seed, **MODEL_SIZES[args.model_size])
             build_tiny_model(tiny, texts=demonstration_texts(self.demos), spec=spec)
-            (tiny / "DONE").write_text("built\n")
+            (tiny / "DONE").write_text(json.dumps({"seconds": 0.0}))
+        starts = {"untrained": None, "grpo_zero": ("grpo", tiny), "bc": ("bc", tiny), "bc_grpo": ("grpo", root / "bc")}
         arms: dict[str, Any] = {}
         dynamics: dict[str, list[dict[str, Any]]] = {}
         timing: dict[str, float] = {}
-
-        def timed(label: str, work: Any) -> Any:
-            started = time.perf_counter()
-            value = work()
-            timing[label] = round(time.perf_counter() - started, 1)
-            return value
-
-        evaluate = self.evaluate
-        arms["untrained"] = timed("eval untrained", lambda: evaluate(tiny, "untrained", seed, max_turns=args.max_turns,
-                                                                      sampled=True))
-        dynamics["grpo_zero"] = timed("train grpo_zero", lambda: self.train("grpo", tiny, root / "grpo_zero", seed))
-        arms["grpo_zero"] = timed("eval grpo_zero", lambda: evaluate(root / "grpo_zero", "grpo_zero", seed,
-                                                                      max_turns=args.max_turns, sampled=True))
-        dynamics["bc"] = timed("train bc", lambda: self.train("bc", tiny, root / "bc", seed))
-        arms["bc"] = timed("eval bc", lambda: evaluate(root / "bc", "bc", seed, max_turns=args.max_turns, sampled=True))
-        dynamics["bc_grpo"] = timed("train bc_grpo", lambda: self.train("grpo", root / "bc", root / "bc_grpo", seed))
-        arms["bc_grpo"] = timed("eval bc_grpo", lambda: evaluate(root / "bc_grpo", "bc_grpo", seed,
-                                                                  max_turns=args.max_turns, sampled=True))
+        for arm, start in starts.items():
+            model_dir = tiny
+            if start is not None:
+                model_dir = root / arm
+                dynamics[arm], timing[f"train {arm}"] = self.train(start[0], start[1], model_dir, seed)
+            arms[arm] = self.evaluate(model_dir, arm, seed, max_turns=args.max_turns, sampled=True)
+            timing[f"eval {arm}"] = arms[arm].get("seconds")
         scaling = {}
         for turns in args.scaling:
-            if turns == args.max_turns:
-                scaling[str(turns)] = arms["bc_grpo"]["greedy"]["success"]
-                continue
-            record = timed(f"eval scaling {turns}", lambda t=turns: evaluate(
-                root / "bc_grpo", f"bc_grpo_turns{t}", seed, max_turns=t, sampled=False))
+            record = arms["bc_grpo"] if turns == args.max_turns else self.evaluate(
+                root / "bc_grpo", f"bc_grpo_turns{turns}", seed, max_turns=turns, sampled=False)
             scaling[str(turns)] = record["greedy"]["success"]
+            timing[f"eval scaling {turns}"] = 0.0 if turns == args.max_turns else record.get("seconds")
         return {"arms": arms, "scaling": scaling, "dynamics": dynamics, "timing_s": timing}
 
 
@@ -238,6 +245,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     transformers_logging.disable_progress_bar()
     warnings.filterwarnings("ignore", message=".*is_gradient_checkpointing.*", category=FutureWarning)
     started = time.perf_counter()
+    if args.threads:
+        import torch
+
+        torch.set_num_threads(args.threads)
     machine = machine_description()
     experiment = Experiment(args)
     sites = sorted({family_of(i, "test").name.split(".")[0] for i in experiment.test_ids})
