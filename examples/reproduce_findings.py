@@ -42,10 +42,17 @@ from transformers.utils import logging as transformers_logging
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from findings_report import ARMS, format_report, plot_findings, summarize  # noqa: E402
-from main_job import select_tasks  # noqa: E402
+from main_job import (  # noqa: E402
+    add_training_arguments,
+    agent_settings,
+    bc_config,
+    grpo_config,
+    select_tasks,
+    split_demonstrations,
+)
 
 from trainers.bc import train_bc  # noqa: E402
-from trainers.config import AgentArguments, BCConfig, MultiTurnGRPOConfig  # noqa: E402
+from trainers.config import AgentArguments  # noqa: E402
 from trainers.evaluation import evaluate_model  # noqa: E402
 from trainers.grpo import train_grpo  # noqa: E402
 from trainers.metrics import METRICS_FILE, read_metrics  # noqa: E402
@@ -53,20 +60,8 @@ from trainers.policy import load_policy  # noqa: E402
 from trainers.tiny import TinyModelSpec, build_tiny_model, demonstration_texts  # noqa: E402
 from webarena_gym.demos import read_demonstrations, write_demonstrations  # noqa: E402
 from webarena_gym.evaluation import success_by_site  # noqa: E402
-from webarena_gym.tasks.embedded_suite import family_of, family_task_ids  # noqa: E402
+from webarena_gym.tasks.embedded_suite import family_of  # noqa: E402
 
-#: Families whose oracle finishes within 3 interactions, on five sites: 46 held-out test tasks.
-DEFAULT_FAMILIES = (
-    "gitlab.clone_ssh", "gitlab.star_count",
-    "map.around", "map.coordinates", "map.description_page", "map.missing_information", "map.open_nearest",
-    "map.zip_code",
-    "reddit.bigger_forum", "reddit.comment_count", "reddit.forum_post_count", "reddit.post_views",
-    "reddit.subscriber_count",
-    "shopping.brand_price_range", "shopping.browse_category", "shopping.product_rating", "shopping.product_sku",
-    "shopping.reviewers_mentioning", "shopping.search_keyword", "shopping.summarize_missing_reviews",
-    "shopping_admin.customer_by_phone", "shopping_admin.invoice_grand_total", "shopping_admin.preview_theme",
-    "shopping_admin.top_search_terms",
-)
 #: Model sizes: ``tiny`` for CPU, ``small`` for a GPU (same script, bf16 there).
 MODEL_SIZES = {
     "tiny": {"hidden_size": 96, "intermediate_size": 256, "num_hidden_layers": 2},
@@ -77,24 +72,12 @@ MODEL_SIZES = {
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--output", default="runs/findings", help="where models, metrics, JSON and PNG go")
-    parser.add_argument("--families", nargs="+", default=list(DEFAULT_FAMILIES))
-    parser.add_argument("--train-per-family", type=int, default=5, help="train tasks kept per family (0: all)")
+    add_training_arguments(parser)
     parser.add_argument("--test-limit", type=int, default=0, help="evaluate on the first N held-out tasks (0: all)")
     parser.add_argument("--seeds", nargs="+", type=int, default=[0, 1, 2])
-    parser.add_argument("--max-turns", type=int, default=3, help="interaction limit in training and evaluation")
     parser.add_argument("--scaling", nargs="+", type=int, default=[3, 5, 10, 15],
                         help="interaction limits the BC+GRPO policy is evaluated with")
-    parser.add_argument("--max-observation-chars", type=int, default=3000)
     parser.add_argument("--model-size", choices=sorted(MODEL_SIZES), default="tiny")
-    parser.add_argument("--bc-epochs", type=float, default=5)
-    parser.add_argument("--bc-learning-rate", type=float, default=1e-2)
-    parser.add_argument("--grpo-steps", type=int, default=20, help="optimizer steps")
-    parser.add_argument("--grpo-iterations", type=int, default=1, help="optimizer steps per rollout batch")
-    parser.add_argument("--grpo-learning-rate", type=float, default=2e-3)
-    parser.add_argument("--grpo-tasks-per-step", type=int, default=8)
-    parser.add_argument("--num-generations", type=int, default=4, help="G: rollouts per task")
-    parser.add_argument("--beta", type=float, default=0.0, help="KL coefficient to the reference")
-    parser.add_argument("--layout", default="trajectory", choices=["turn", "trajectory"])
     parser.add_argument("--sampled-passes", type=int, default=4, help="temperature-1 passes over the held-out tasks")
     parser.add_argument("--threads", type=int, default=0,
                         help="torch CPU threads (0: torch's default; 1 is faster on a machine shared with other jobs)")
@@ -113,23 +96,16 @@ class Experiment:
             shutil.rmtree(self.out)
         self.out.mkdir(parents=True, exist_ok=True)
         self.progress = not args.no_progress
-        self.agent = dict(suite="embedded", max_turns=args.max_turns, max_observation_chars=args.max_observation_chars)
-        train_ids, test_ids, demos = self.tasks()
-        if args.train_per_family:
-            counts: dict[str, int] = {}
-            demos = [d for d in demos if _take(counts, family_of(d.task_id, "train").name, args.train_per_family)]
-            train_ids = [d.task_id for d in demos]
-        self.train_ids, self.demos = train_ids, demos
+        self.agent = agent_settings(args)
+        self.train_ids, test_ids, self.demos = self.tasks()
         self.test_ids = test_ids[: args.test_limit] if args.test_limit else test_ids
 
     def tasks(self) -> tuple[list[int], list[int], list]:
         """Train ids, held-out test ids and the oracle's demonstrations (recorded once, then read back)."""
         path = self.out / "demos.jsonl"
         if path.exists():
-            demos = read_demonstrations(path).demonstrations
-            families = {family_of(d.task_id, "train").name for d in demos}
-            return [d.task_id for d in demos], family_task_ids("test", families), demos
-        train_ids, test_ids, demos = select_tasks(self.args.families, self.args.max_turns)
+            return split_demonstrations(read_demonstrations(path).demonstrations, self.args.train_per_family)
+        train_ids, test_ids, demos = select_tasks(self.args.families, self.args.max_turns, self.args.train_per_family)
         write_demonstrations(demos, path)
         return train_ids, test_ids, demos
 
@@ -170,28 +146,14 @@ class Experiment:
             started = time.perf_counter()
             set_seed(seed)
             if kind == "bc":
-                train_bc(self.bc_config(target, seed), str(start), demonstrations=self.demos)
+                train_bc(bc_config(self.args, target, self.train_ids, seed, disable_tqdm=not self.progress), str(start),
+                         demonstrations=self.demos)
             else:
-                train_grpo(self.grpo_config(target, seed), str(start))
+                train_grpo(grpo_config(self.args, target, self.train_ids, seed, disable_tqdm=not self.progress),
+                           str(start))
             done.write_text(json.dumps({"seconds": round(time.perf_counter() - started, 1)}))
         marker = done.read_text()
         return read_metrics(target / METRICS_FILE), json.loads(marker)["seconds"] if marker.startswith("{") else None
-
-    def bc_config(self, target: Path, seed: int) -> BCConfig:
-        args = self.args
-        return BCConfig(output_dir=str(target), num_train_epochs=args.bc_epochs, learning_rate=args.bc_learning_rate,
-                        lr_scheduler_type="cosine", warmup_steps=10, per_device_train_batch_size=16,
-                        save_strategy="no", seed=seed, logging_steps=5, split="train", task_ids=self.train_ids,
-                        disable_tqdm=not self.progress, **self.agent)
-
-    def grpo_config(self, target: Path, seed: int) -> MultiTurnGRPOConfig:
-        args = self.args
-        return MultiTurnGRPOConfig(
-            output_dir=str(target), split="train", task_ids=self.train_ids, layout=args.layout,
-            num_generations=args.num_generations, per_device_train_batch_size=args.grpo_tasks_per_step * args.num_generations,
-            max_steps=args.grpo_steps, num_iterations=args.grpo_iterations, learning_rate=args.grpo_learning_rate,
-            lr_scheduler_type="constant", beta=args.beta, max_completion_length=48, save_strategy="no", seed=seed,
-            rollout_workers=2, disable_tqdm=not self.progress, **self.agent)
 
     def run_seed(self, seed: int) -> dict[str, Any]:
         """The four arms and the scaling curve for one seed."""
@@ -220,11 +182,6 @@ class Experiment:
             scaling[str(turns)] = record["greedy"]["success"]
             timing[f"eval scaling {turns}"] = 0.0 if turns == args.max_turns else record.get("seconds")
         return {"arms": arms, "scaling": scaling, "dynamics": dynamics, "timing_s": timing}
-
-
-def _take(counts: dict[str, int], key: str, limit: int) -> bool:
-    counts[key] = counts.get(key, 0) + 1
-    return counts[key] <= limit
 
 
 def machine_description() -> dict[str, Any]:
