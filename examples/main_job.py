@@ -58,16 +58,16 @@ def add_training_arguments(parser: argparse.ArgumentParser) -> None:
     """The task, BC and GRPO options shared with examples/reproduce_findings.py."""
     parser.add_argument("--families", nargs="+", default=list(DEFAULT_FAMILIES),
                         help="task families to train and evaluate on (`webarena-gym tasks stats` lists them)")
-    parser.add_argument("--train-per-family", type=int, default=5, help="train tasks kept per family (0: all)")
+    parser.add_argument("--train-per-family", type=int, default=3, help="train tasks kept per family (0: all)")
     parser.add_argument("--max-turns", type=int, default=3, help="interaction limit; the train tasks the oracle "
                                                                    "solves within it are used")
-    parser.add_argument("--max-observation-chars", type=int, default=3000)
+    parser.add_argument("--max-observation-chars", type=int, default=2000)
     parser.add_argument("--bc-epochs", type=float, default=5)
     parser.add_argument("--bc-learning-rate", type=float, default=1e-2)
-    parser.add_argument("--grpo-steps", type=int, default=20, help="optimizer steps")
+    parser.add_argument("--grpo-steps", type=int, default=16, help="optimizer steps")
     parser.add_argument("--grpo-iterations", type=int, default=1, help="optimizer steps per rollout batch")
     parser.add_argument("--grpo-learning-rate", type=float, default=2e-3)
-    parser.add_argument("--grpo-tasks-per-step", type=int, default=8)
+    parser.add_argument("--grpo-tasks-per-step", type=int, default=4)
     parser.add_argument("--num-generations", type=int, default=4, help="G: rollouts per task")
     parser.add_argument("--beta", type=float, default=0.0, help="KL coefficient to the reference (BC) model")
     parser.add_argument("--layout", default="trajectory", choices=["turn", "trajectory"])

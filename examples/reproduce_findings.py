@@ -64,8 +64,8 @@ from webarena_gym.tasks.embedded_suite import family_of  # noqa: E402
 
 #: Model sizes: ``tiny`` for CPU, ``small`` for a GPU (same script, bf16 there).
 MODEL_SIZES = {
-    "tiny": {"hidden_size": 96, "intermediate_size": 256, "num_hidden_layers": 2},
-    "small": {"hidden_size": 384, "intermediate_size": 1024, "num_hidden_layers": 6, "num_attention_heads": 6},
+    "tiny": {"vocab_size": 4000, "hidden_size": 96, "intermediate_size": 256, "num_hidden_layers": 2},
+    "small": {"vocab_size": 8000, "hidden_size": 384, "intermediate_size": 1024, "num_hidden_layers": 6, "num_attention_heads": 6},
 }
 
 
@@ -78,7 +78,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--scaling", nargs="+", type=int, default=[3, 5, 10, 15],
                         help="interaction limits the BC+GRPO policy is evaluated with")
     parser.add_argument("--model-size", choices=sorted(MODEL_SIZES), default="tiny")
-    parser.add_argument("--sampled-passes", type=int, default=4, help="temperature-1 passes over the held-out tasks")
+    parser.add_argument("--sampled-passes", type=int, default=2, help="temperature-1 passes over the held-out tasks")
     parser.add_argument("--threads", type=int, default=0,
                         help="torch CPU threads (0: torch's default; 1 is faster on a machine shared with other jobs)")
     parser.add_argument("--fresh", action="store_true", help="discard earlier results in --output")
@@ -122,7 +122,7 @@ class Experiment:
         passes = []
         for k in range(1 + (self.args.sampled_passes if sampled else 0)):
             set_seed(seed * 1000 + k)
-            results = evaluate_model(model, tokenizer, agent, self.test_ids, max_new_tokens=48,
+            results = evaluate_model(model, tokenizer, agent, self.test_ids, max_new_tokens=48, episodes_at_once=64,
                                      temperature=0.0 if k == 0 else 1.0, progress=self.progress,
                                      desc=f"seed {seed} {name} {'greedy' if k == 0 else f'sampled {k}'}")
             passes.append({"success": sum(r.success for r in results) / len(results),
