@@ -2,14 +2,18 @@
 
 Everything is offline and finishes in minutes on a laptop CPU (bf16 on CUDA where there is one):
 
-1. record the oracle's demonstrations on the train tasks of a few task families;
+1. record the oracle's demonstrations on the train tasks of 24 short task families on five sites
+   (three per family by default; their 46 test tasks are held out);
 2. build a tiny Qwen2-style model whose tokenizer is learnt from those pages and actions;
 3. measure its success on the held-out test tasks of the same families (untrained);
 4. BC on the demonstrations (TRL SFT, action tokens only), measure again;
 5. multi-turn GRPO on the train tasks (G rollouts per task, each in its own world), measure again.
 
-    python examples/main_job.py                      # three families on two sites, minutes on 2 CPU cores
+    python examples/main_job.py                      # 24 families on five sites, tens of minutes on 2 CPU cores
     python examples/main_job.py --families map.zip_code reddit.bigger_forum --grpo-steps 40
+
+examples/reproduce_findings.py runs the same recipe over seeds, beside the untrained model and GRPO
+from the untrained model, with test-time scaling.
 
 Prints success per site before and after, and leaves everything under ``--output``:
 ``demos.jsonl``, ``bc/`` and ``grpo/`` (models, ``metrics.jsonl``, ``training_dynamics.png``)
@@ -54,6 +58,15 @@ DEFAULT_FAMILIES = (
 )
 
 
+#: Model sizes: ``tiny`` for CPU, ``small`` for a GPU (bf16 there). A 4000-token vocabulary keeps the
+#: output layer, most of a tiny model's arithmetic, small.
+MODEL_SIZES = {
+    "tiny": {"vocab_size": 4000, "hidden_size": 96, "intermediate_size": 256, "num_hidden_layers": 2},
+    "small": {"vocab_size": 8000, "hidden_size": 384, "intermediate_size": 1024, "num_hidden_layers": 6,
+              "num_attention_heads": 6},
+}
+
+
 def add_training_arguments(parser: argparse.ArgumentParser) -> None:
     """The task, BC and GRPO options shared with examples/reproduce_findings.py."""
     parser.add_argument("--families", nargs="+", default=list(DEFAULT_FAMILIES),
@@ -72,6 +85,8 @@ def add_training_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--beta", type=float, default=0.0, help="KL coefficient to the reference (BC) model")
     parser.add_argument("--layout", default="trajectory", choices=["turn", "trajectory"])
     parser.add_argument("--thinking", action="store_true", help="<think>...</think><answer>...</answer> format")
+    parser.add_argument("--model-size", choices=sorted(MODEL_SIZES), default="tiny",
+                        help="tiny for CPU; small (6 layers, width 384) for a GPU")
 
 
 def parse_args() -> argparse.Namespace:
@@ -155,7 +170,8 @@ def main() -> None:
           f"families; {len(test_ids)} held-out test tasks")
 
     print("[2/5] Tiny model: tokenizer learnt from the demonstrations, Qwen2 weights from a config")
-    tiny = build_tiny_model(out / "tiny", texts=demonstration_texts(demos), spec=TinyModelSpec(seed=args.seed))
+    tiny = build_tiny_model(out / "tiny", texts=demonstration_texts(demos),
+                            spec=TinyModelSpec(seed=args.seed, **MODEL_SIZES[args.model_size]))
 
     splits = {"train": AgentArguments(split="train", task_ids=train_ids, **agent),
               "test": AgentArguments(split="test", task_ids=test_ids, **agent)}

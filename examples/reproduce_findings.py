@@ -43,6 +43,7 @@ from transformers.utils import logging as transformers_logging
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from findings_report import ARMS, format_report, plot_findings, summarize  # noqa: E402
 from main_job import (  # noqa: E402
+    MODEL_SIZES,
     add_training_arguments,
     agent_settings,
     bc_config,
@@ -62,12 +63,6 @@ from webarena_gym.demos import read_demonstrations, write_demonstrations  # noqa
 from webarena_gym.evaluation import success_by_site  # noqa: E402
 from webarena_gym.tasks.embedded_suite import family_of  # noqa: E402
 
-#: Model sizes: ``tiny`` for CPU, ``small`` for a GPU (same script, bf16 there).
-MODEL_SIZES = {
-    "tiny": {"vocab_size": 4000, "hidden_size": 96, "intermediate_size": 256, "num_hidden_layers": 2},
-    "small": {"vocab_size": 8000, "hidden_size": 384, "intermediate_size": 1024, "num_hidden_layers": 6, "num_attention_heads": 6},
-}
-
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -77,7 +72,6 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--seeds", nargs="+", type=int, default=[0, 1, 2])
     parser.add_argument("--scaling", nargs="+", type=int, default=[3, 5, 10, 15],
                         help="interaction limits the BC+GRPO policy is evaluated with")
-    parser.add_argument("--model-size", choices=sorted(MODEL_SIZES), default="tiny")
     parser.add_argument("--sampled-passes", type=int, default=2, help="temperature-1 passes over the held-out tasks")
     parser.add_argument("--threads", type=int, default=0,
                         help="torch CPU threads (0: torch's default; 1 is faster on a machine shared with other jobs)")
