@@ -14,12 +14,15 @@ passes); the BC+GRPO policy is also evaluated with more allowed interactions (te
 scaling). Everything is offline; on CUDA the same script trains in bf16 (``--model-size
 small`` builds a larger model there).
 
-    python examples/reproduce_findings.py                       # 3 seeds, about an hour on 2 CPU cores
-    python examples/reproduce_findings.py --seeds 0 --grpo-steps 2 --bc-epochs 1   # plumbing only
+    python examples/reproduce_findings.py --threads 1 --seeds 0 &   # one process per seed (likewise 1, 2):
+    python examples/reproduce_findings.py --threads 1               # then all seeds, read back: table, JSON, PNG
+
+With the seeds as parallel processes the default budget took 57 minutes of wall time on a
+shared 2-core machine (README, "What BC and GRPO each add").
 
 Leaves in ``--output``: ``findings.json`` (every number), ``findings.png`` (success per arm
 with spread, the scaling curve, training dynamics per arm) and, per seed, the models,
-``metrics.jsonl`` of each training run and the evaluated trajectories. A killed run resumes
+``metrics.jsonl`` of each training run and one ``eval_<arm>.json`` per evaluation. A killed run resumes
 where it stopped: finished trainings and evaluations are kept (``--fresh`` starts over).
 """
 
