@@ -112,7 +112,10 @@ def bc_config(args: argparse.Namespace, output_dir: Path, train_ids: list[int], 
 
 def grpo_config(args: argparse.Namespace, output_dir: Path, train_ids: list[int], seed: int,
                 **extra) -> MultiTurnGRPOConfig:
-    """Multi-turn GRPO on ``train_ids``."""
+    """Multi-turn GRPO on ``train_ids`` (at least ``--grpo-tasks-per-step`` of them: a step draws that many)."""
+    if len(train_ids) < args.grpo_tasks_per_step:
+        raise SystemExit(f"GRPO needs at least --grpo-tasks-per-step ({args.grpo_tasks_per_step}) train tasks; "
+                         f"there are {len(train_ids)}: lower it or raise --train-per-family.")
     return MultiTurnGRPOConfig(
         output_dir=str(output_dir), split="train", task_ids=train_ids, layout=args.layout,
         num_generations=args.num_generations, per_device_train_batch_size=args.grpo_tasks_per_step * args.num_generations,
