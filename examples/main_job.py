@@ -2,14 +2,18 @@
 
 Everything is offline and finishes in minutes on a laptop CPU (bf16 on CUDA where there is one):
 
-1. record the oracle's demonstrations on the train tasks of a few task families;
+1. record the oracle's demonstrations on the train tasks of 24 short task families on five sites
+   (three per family by default; their 46 test tasks are held out);
 2. build a tiny Qwen2-style model whose tokenizer is learnt from those pages and actions;
 3. measure its success on the held-out test tasks of the same families (untrained);
 4. BC on the demonstrations (TRL SFT, action tokens only), measure again;
 5. multi-turn GRPO on the train tasks (G rollouts per task, each in its own world), measure again.
 
-    python examples/main_job.py                      # three families on two sites, minutes on 2 CPU cores
+    python examples/main_job.py                      # 24 families on five sites, tens of minutes on 2 CPU cores
     python examples/main_job.py --families map.zip_code reddit.bigger_forum --grpo-steps 40
+
+examples/reproduce_findings.py runs the same recipe over seeds, beside the untrained model and GRPO
+from the untrained model, with test-time scaling.
 
 Prints success per site before and after, and leaves everything under ``--output``:
 ``demos.jsonl``, ``bc/`` and ``grpo/`` (models, ``metrics.jsonl``, ``training_dynamics.png``)
@@ -39,44 +43,113 @@ from webarena_gym.demos import record_oracle_demonstrations, write_demonstration
 from webarena_gym.evaluation import format_success_table, write_results
 from webarena_gym.tasks.embedded_suite import family_of, family_task_ids
 
-#: Families a tiny model can learn in minutes on CPU: the right link or answer follows from the
-#: intent and the page, with no free text to copy (copying names is beyond a model this small).
+#: The families whose oracle finishes within 3 interactions, on five sites: 24 families, 46 held-out test tasks
+#: (answers to read from a page, names to type into a search box, links to follow, "N/A" to recognise).
 DEFAULT_FAMILIES = (
-    "shopping_admin.preview_theme",
+    "gitlab.clone_ssh", "gitlab.star_count",
+    "map.around", "map.coordinates", "map.description_page", "map.missing_information", "map.open_nearest",
+    "map.zip_code",
+    "reddit.bigger_forum", "reddit.comment_count", "reddit.forum_post_count", "reddit.post_views",
+    "reddit.subscriber_count",
+    "shopping.brand_price_range", "shopping.browse_category", "shopping.product_rating", "shopping.product_sku",
+    "shopping.reviewers_mentioning", "shopping.search_keyword", "shopping.summarize_missing_reviews",
+    "shopping_admin.customer_by_phone", "shopping_admin.invoice_grand_total", "shopping_admin.preview_theme",
     "shopping_admin.top_search_terms",
-    "map.missing_information",
 )
+
+
+#: Model sizes: ``tiny`` for CPU, ``small`` for a GPU (bf16 there). A 4000-token vocabulary keeps the
+#: output layer, most of a tiny model's arithmetic, small.
+MODEL_SIZES = {
+    "tiny": {"vocab_size": 4000, "hidden_size": 96, "intermediate_size": 256, "num_hidden_layers": 2},
+    "small": {"vocab_size": 8000, "hidden_size": 384, "intermediate_size": 1024, "num_hidden_layers": 6,
+              "num_attention_heads": 6},
+}
+
+
+def add_training_arguments(parser: argparse.ArgumentParser) -> None:
+    """The task, BC and GRPO options shared with examples/reproduce_findings.py."""
+    parser.add_argument("--families", nargs="+", default=list(DEFAULT_FAMILIES),
+                        help="task families to train and evaluate on (`webarena-gym tasks stats` lists them)")
+    parser.add_argument("--train-per-family", type=int, default=3, help="train tasks kept per family (0: all)")
+    parser.add_argument("--max-turns", type=int, default=3, help="interaction limit; the train tasks the oracle "
+                                                                   "solves within it are used")
+    parser.add_argument("--max-observation-chars", type=int, default=2000)
+    parser.add_argument("--bc-epochs", type=float, default=5)
+    parser.add_argument("--bc-learning-rate", type=float, default=1e-2)
+    parser.add_argument("--grpo-steps", type=int, default=16, help="optimizer steps")
+    parser.add_argument("--grpo-iterations", type=int, default=1, help="optimizer steps per rollout batch")
+    parser.add_argument("--grpo-learning-rate", type=float, default=2e-3)
+    parser.add_argument("--grpo-tasks-per-step", type=int, default=4)
+    parser.add_argument("--num-generations", type=int, default=4, help="G: rollouts per task")
+    parser.add_argument("--beta", type=float, default=0.0, help="KL coefficient to the reference (BC) model")
+    parser.add_argument("--layout", default="trajectory", choices=["turn", "trajectory"])
+    parser.add_argument("--thinking", action="store_true", help="<think>...</think><answer>...</answer> format")
+    parser.add_argument("--model-size", choices=sorted(MODEL_SIZES), default="tiny",
+                        help="tiny for CPU; small (6 layers, width 384) for a GPU")
 
 
 def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--output", default="runs/main", help="where demos, models, metrics and plots go")
-    parser.add_argument("--families", nargs="+", default=list(DEFAULT_FAMILIES),
-                        help="task families to train and evaluate on (`webarena-gym tasks stats` lists them)")
-    parser.add_argument("--max-turns", type=int, default=3, help="interaction limit; the families the oracle "
-                                                                   "solves within it are used")
-    parser.add_argument("--max-observation-chars", type=int, default=3000)
-    parser.add_argument("--bc-epochs", type=float, default=30)
-    parser.add_argument("--grpo-steps", type=int, default=40, help="optimizer steps (two per rollout batch)")
-    parser.add_argument("--grpo-learning-rate", type=float, default=1e-3)
-    parser.add_argument("--grpo-tasks-per-step", type=int, default=8)
-    parser.add_argument("--num-generations", type=int, default=4, help="G: rollouts per task")
-    parser.add_argument("--layout", default="turn", choices=["turn", "trajectory"])
-    parser.add_argument("--thinking", action="store_true", help="<think>...</think><answer>...</answer> format")
+    add_training_arguments(parser)
     parser.add_argument("--seed", type=int, default=0)
     return parser.parse_args()
 
 
-def select_tasks(families: list[str], max_turns: int) -> tuple[list[int], list[int], list]:
-    """Train and test task ids of the chosen families, and the oracle's train demonstrations."""
+def agent_settings(args: argparse.Namespace) -> dict:
+    """The agent fields shared by BC, GRPO and evaluation."""
+    return dict(suite="embedded", max_turns=args.max_turns, max_observation_chars=args.max_observation_chars,
+                thinking=args.thinking)
+
+
+def bc_config(args: argparse.Namespace, output_dir: Path, train_ids: list[int], seed: int, **extra) -> BCConfig:
+    """BC on the demonstrations of ``train_ids``."""
+    return BCConfig(output_dir=str(output_dir), num_train_epochs=args.bc_epochs, learning_rate=args.bc_learning_rate,
+                    lr_scheduler_type="cosine", warmup_steps=10, per_device_train_batch_size=16, save_strategy="no",
+                    seed=seed, logging_steps=5, split="train", task_ids=train_ids, **agent_settings(args), **extra)
+
+
+def grpo_config(args: argparse.Namespace, output_dir: Path, train_ids: list[int], seed: int,
+                **extra) -> MultiTurnGRPOConfig:
+    """Multi-turn GRPO on ``train_ids`` (at least ``--grpo-tasks-per-step`` of them: a step draws that many)."""
+    if len(train_ids) < args.grpo_tasks_per_step:
+        raise SystemExit(f"GRPO needs at least --grpo-tasks-per-step ({args.grpo_tasks_per_step}) train tasks; "
+                         f"there are {len(train_ids)}: lower it or raise --train-per-family.")
+    return MultiTurnGRPOConfig(
+        output_dir=str(output_dir), split="train", task_ids=train_ids, layout=args.layout,
+        num_generations=args.num_generations, per_device_train_batch_size=args.grpo_tasks_per_step * args.num_generations,
+        max_steps=args.grpo_steps, num_iterations=args.grpo_iterations, learning_rate=args.grpo_learning_rate,
+        lr_scheduler_type="constant", beta=args.beta, max_completion_length=48, save_strategy="no", seed=seed,
+        rollout_workers=2, **agent_settings(args), **extra,
+    )
+
+
+def select_tasks(families: list[str], max_turns: int, per_family: int = 0) -> tuple[list[int], list[int], list]:
+    """Train and test task ids of the chosen families, and the oracle's train demonstrations.
+
+    Only the train tasks the oracle solves within ``max_turns`` are kept, at most ``per_family``
+    of each family (0: all); the test tasks are every held-out task of the families kept.
+    """
     train = family_task_ids("train", families)
     if not train:
         raise SystemExit(f"No train task belongs to the families {families}; see `webarena-gym tasks stats`.")
     demos = [d for d in record_oracle_demonstrations("train", task_ids=train) if len(d.turns) <= max_turns]
-    families = {family_of(d.task_id, "train").name for d in demos}
+    return split_demonstrations(demos, per_family)
+
+
+def split_demonstrations(demos: list, per_family: int = 0) -> tuple[list[int], list[int], list]:
+    """At most ``per_family`` demonstrations of each family (0: all): their task ids, the families' test ids, them."""
+    kept: Counter = Counter()
+    demos = [d for d in demos if not per_family or _count(kept, family_of(d.task_id, "train").name) <= per_family]
     train_ids = [d.task_id for d in demos]
-    test_ids = family_task_ids("test", families)
+    test_ids = family_task_ids("test", {family_of(i, "train").name for i in train_ids})
     return train_ids, test_ids, demos
+
+
+def _count(counter: Counter, key: str) -> int:
+    counter[key] += 1
+    return counter[key]
 
 
 def main() -> None:
@@ -88,20 +161,20 @@ def main() -> None:
     out = Path(args.output)
     out.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
-    agent = dict(suite="embedded", max_turns=args.max_turns, max_observation_chars=args.max_observation_chars,
-                 thinking=args.thinking)
+    agent = agent_settings(args)
 
     # The oracle is expected to miss the interaction limit on the longer families; those are skipped.
     logging.getLogger("webarena_gym.demos").setLevel(logging.ERROR)
     print(f"[1/5] Oracle demonstrations on the train tasks of {len(args.families)} task families")
-    train_ids, test_ids, demos = select_tasks(args.families, args.max_turns)
+    train_ids, test_ids, demos = select_tasks(args.families, args.max_turns, args.train_per_family)
     write_demonstrations(demos, out / "demos.jsonl")
     families = Counter(family_of(i, "train").name for i in train_ids)
     print(f"      {len(demos)} demonstrations ({sum(len(d.turns) for d in demos)} turns) from {len(families)} "
           f"families; {len(test_ids)} held-out test tasks")
 
     print("[2/5] Tiny model: tokenizer learnt from the demonstrations, Qwen2 weights from a config")
-    tiny = build_tiny_model(out / "tiny", texts=demonstration_texts(demos), spec=TinyModelSpec(seed=args.seed))
+    tiny = build_tiny_model(out / "tiny", texts=demonstration_texts(demos),
+                            spec=TinyModelSpec(seed=args.seed, **MODEL_SIZES[args.model_size]))
 
     splits = {"train": AgentArguments(split="train", task_ids=train_ids, **agent),
               "test": AgentArguments(split="test", task_ids=test_ids, **agent)}
@@ -121,22 +194,13 @@ def main() -> None:
     print(f"      untrained: {measure('untrained', tiny)}")
 
     print(f"[3/5] Behaviour cloning ({args.bc_epochs:g} epochs)")
-    bc_config = BCConfig(output_dir=str(out / "bc"), num_train_epochs=args.bc_epochs, learning_rate=1e-2,
-                         lr_scheduler_type="cosine", warmup_steps=10, per_device_train_batch_size=16,
-                         save_strategy="no", seed=args.seed, logging_steps=5, task_ids=train_ids, **agent)
-    train_bc(bc_config, str(tiny), demonstrations=demos)
+    train_bc(bc_config(args, out / "bc", train_ids, args.seed), str(tiny), demonstrations=demos)
     print(f"      after BC: {measure('after BC', out / 'bc')}")
 
     print(f"[4/5] Multi-turn GRPO ({args.grpo_steps} steps; {args.grpo_tasks_per_step} tasks x "
-          f"G={args.num_generations} rollouts per batch, two clipped updates each; {args.layout} layout)")
-    grpo_config = MultiTurnGRPOConfig(
-        output_dir=str(out / "grpo"), split="train", task_ids=train_ids, layout=args.layout,
-        num_generations=args.num_generations, per_device_train_batch_size=args.grpo_tasks_per_step * args.num_generations,
-        max_steps=args.grpo_steps, num_iterations=2, learning_rate=args.grpo_learning_rate, lr_scheduler_type="constant",
-        beta=0.01,
-        max_completion_length=48, save_strategy="no", seed=args.seed, rollout_workers=2, **agent,
-    )
-    trainer = train_grpo(grpo_config, str(out / "bc"))
+          f"G={args.num_generations} rollouts per batch, {args.grpo_iterations} clipped update(s) each; "
+          f"{args.layout} layout)")
+    trainer = train_grpo(grpo_config(args, out / "grpo", train_ids, args.seed), str(out / "bc"))
     rewards = [log["rollout/reward"] for log in trainer.state.log_history if "rollout/reward" in log]
     head, tail = rewards[: max(len(rewards) // 5, 1)], rewards[-max(len(rewards) // 5, 1) :]
     print(f"      rollout reward on train tasks: {sum(head) / len(head):.3f} (first steps) -> "

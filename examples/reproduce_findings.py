@@ -1,0 +1,233 @@
+"""WebAgent-R1's findings, reproduced with a tiny model: what BC and multi-turn GRPO each add on held-out tasks.
+
+Four arms, the same budget and seeds for each, on the short task families of five embedded
+sites (the train tasks of those families for training, their test tasks, never seen in
+training, for evaluation):
+
+* ``untrained``: the freshly built model;
+* ``grpo_zero``: multi-turn GRPO from the untrained model (WebAgent-R1-Zero);
+* ``bc``: behaviour cloning on the oracle's demonstrations;
+* ``bc_grpo``: BC, then multi-turn GRPO (WebAgent-R1).
+
+Each arm is evaluated on the held-out tasks greedily and sampled (temperature 1, several
+passes); the BC+GRPO policy is also evaluated with more allowed interactions (test-time
+scaling). Everything is offline; on CUDA the same script trains in bf16 (``--model-size
+small`` builds a larger model there).
+
+    python examples/reproduce_findings.py --threads 1 --seeds 0 &   # one process per seed (likewise 1, 2):
+    python examples/reproduce_findings.py --threads 1               # then all seeds, read back: table, JSON, PNG
+
+With the seeds as parallel processes the default budget took 57 minutes of wall time on a
+shared 2-core machine (README, "What BC and GRPO each add").
+
+Leaves in ``--output``: ``findings.json`` (every number), ``findings.png`` (success per arm
+with spread, the scaling curve, training dynamics per arm) and, per seed, the models,
+``metrics.jsonl`` of each training run and one ``eval_<arm>.json`` per evaluation. A killed run resumes
+where it stopped: finished trainings and evaluations are kept (``--fresh`` starts over).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import platform
+import shutil
+import statistics
+import sys
+import time
+import warnings
+from pathlib import Path
+from typing import Any
+
+from transformers import set_seed
+from transformers.utils import logging as transformers_logging
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from findings_report import ARMS, format_report, plot_findings, summarize  # noqa: E402
+from main_job import (  # noqa: E402
+    MODEL_SIZES,
+    add_training_arguments,
+    agent_settings,
+    bc_config,
+    grpo_config,
+    select_tasks,
+    split_demonstrations,
+)
+
+from trainers.bc import train_bc  # noqa: E402
+from trainers.config import AgentArguments  # noqa: E402
+from trainers.evaluation import evaluate_model  # noqa: E402
+from trainers.grpo import train_grpo  # noqa: E402
+from trainers.metrics import METRICS_FILE, read_metrics  # noqa: E402
+from trainers.policy import load_policy  # noqa: E402
+from trainers.tiny import TinyModelSpec, build_tiny_model, demonstration_texts  # noqa: E402
+from webarena_gym.demos import read_demonstrations, write_demonstrations  # noqa: E402
+from webarena_gym.evaluation import success_by_site  # noqa: E402
+from webarena_gym.tasks.embedded_suite import family_of  # noqa: E402
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--output", default="runs/findings", help="where models, metrics, JSON and PNG go")
+    add_training_arguments(parser)
+    parser.add_argument("--test-limit", type=int, default=0, help="evaluate on the first N held-out tasks (0: all)")
+    parser.add_argument("--seeds", nargs="+", type=int, default=[0, 1, 2])
+    parser.add_argument("--scaling", nargs="+", type=int, default=[3, 5, 10, 15],
+                        help="interaction limits the BC+GRPO policy is evaluated with")
+    parser.add_argument("--sampled-passes", type=int, default=2, help="temperature-1 passes over the held-out tasks")
+    parser.add_argument("--threads", type=int, default=0,
+                        help="torch CPU threads (0: torch's default; 1 is faster on a machine shared with other jobs)")
+    parser.add_argument("--fresh", action="store_true", help="discard earlier results in --output")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bars")
+    return parser.parse_args(argv)
+
+
+class Experiment:
+    """One run of the four arms over the seeds, resumable: every finished piece is kept on disk."""
+
+    def __init__(self, args: argparse.Namespace):
+        self.args = args
+        self.out = Path(args.output)
+        if args.fresh and self.out.exists():
+            shutil.rmtree(self.out)
+        self.out.mkdir(parents=True, exist_ok=True)
+        self.progress = not args.no_progress
+        self.agent = agent_settings(args)
+        self.train_ids, test_ids, self.demos = self.tasks()
+        self.test_ids = test_ids[: args.test_limit] if args.test_limit else test_ids
+
+    def tasks(self) -> tuple[list[int], list[int], list]:
+        """Train ids, held-out test ids and the oracle's demonstrations (recorded once, then read back)."""
+        path = self.out / "demos.jsonl"
+        if path.exists():
+            return split_demonstrations(read_demonstrations(path).demonstrations, self.args.train_per_family)
+        train_ids, test_ids, demos = select_tasks(self.args.families, self.args.max_turns, self.args.train_per_family)
+        write_demonstrations(demos, path)
+        return train_ids, test_ids, demos
+
+    # -- pieces, each skipped when already on disk -------------------------------------
+    def evaluate(self, model_dir: Path, name: str, seed: int, *, max_turns: int, sampled: bool) -> dict[str, Any]:
+        """Greedy (and optionally sampled) success of a model on the held-out tasks; cached as JSON."""
+        path = model_dir.parent / f"eval_{name}.json"
+        if path.exists():
+            return json.loads(path.read_text())
+        started = time.perf_counter()
+        model, tokenizer = load_policy(str(model_dir))
+        agent = AgentArguments(split="test", task_ids=self.test_ids, **{**self.agent, "max_turns": max_turns})
+        record: dict[str, Any] = {"max_turns": max_turns}
+        passes = []
+        for k in range(1 + (self.args.sampled_passes if sampled else 0)):
+            set_seed(seed * 1000 + k)
+            results = evaluate_model(model, tokenizer, agent, self.test_ids, max_new_tokens=48, episodes_at_once=64,
+                                     temperature=0.0 if k == 0 else 1.0, progress=self.progress,
+                                     desc=f"seed {seed} {name} {'greedy' if k == 0 else f'sampled {k}'}")
+            passes.append({"success": sum(r.success for r in results) / len(results),
+                           "by_site": {s: list(v) for s, v in success_by_site(results).items()},
+                           "solved": sorted(r.task_id for r in results if r.success),
+                           "steps": sum(r.steps for r in results) / len(results)})
+        record["greedy"] = passes[0]
+        if len(passes) > 1:
+            record["sampled"] = {"success": statistics.fmean(p["success"] for p in passes[1:]),
+                                 "passes": [p["success"] for p in passes[1:]]}
+        record["seconds"] = round(time.perf_counter() - started, 1)
+        path.write_text(json.dumps(record, indent=1))
+        return record
+
+    def train(self, kind: str, start: Path, target: Path, seed: int) -> tuple[list[dict[str, Any]], float | None]:
+        """Run BC or GRPO from ``start`` into ``target`` unless it finished before; its metrics and seconds."""
+        done = target / "DONE"
+        if not done.exists():
+            if target.exists():
+                shutil.rmtree(target)
+            started = time.perf_counter()
+            set_seed(seed)
+            if kind == "bc":
+                train_bc(bc_config(self.args, target, self.train_ids, seed, disable_tqdm=not self.progress), str(start),
+                         demonstrations=self.demos)
+            else:
+                train_grpo(grpo_config(self.args, target, self.train_ids, seed, disable_tqdm=not self.progress),
+                           str(start))
+            done.write_text(json.dumps({"seconds": round(time.perf_counter() - started, 1)}))
+        marker = done.read_text()
+        return read_metrics(target / METRICS_FILE), json.loads(marker)["seconds"] if marker.startswith("{") else None
+
+    def run_seed(self, seed: int) -> dict[str, Any]:
+        """The four arms and the scaling curve for one seed."""
+        root = self.out / f"seed{seed}"
+        args = self.args
+        tiny = root / "tiny"
+        if not (tiny / "DONE").exists():
+            spec = TinyModelSpec(seed=seed, **MODEL_SIZES[args.model_size])
+            build_tiny_model(tiny, texts=demonstration_texts(self.demos), spec=spec)
+            (tiny / "DONE").write_text(json.dumps({"seconds": 0.0}))
+        starts = {"untrained": None, "grpo_zero": ("grpo", tiny), "bc": ("bc", tiny), "bc_grpo": ("grpo", root / "bc")}
+        arms: dict[str, Any] = {}
+        dynamics: dict[str, list[dict[str, Any]]] = {}
+        timing: dict[str, float] = {}
+        for arm, start in starts.items():
+            model_dir = tiny
+            if start is not None:
+                model_dir = root / arm
+                dynamics[arm], timing[f"train {arm}"] = self.train(start[0], start[1], model_dir, seed)
+            arms[arm] = self.evaluate(model_dir, arm, seed, max_turns=args.max_turns, sampled=True)
+            timing[f"eval {arm}"] = arms[arm].get("seconds")
+        scaling = {}
+        for turns in args.scaling:
+            record = arms["bc_grpo"] if turns == args.max_turns else self.evaluate(
+                root / "bc_grpo", f"bc_grpo_turns{turns}", seed, max_turns=turns, sampled=False)
+            scaling[str(turns)] = record["greedy"]["success"]
+            timing[f"eval scaling {turns}"] = 0.0 if turns == args.max_turns else record.get("seconds")
+        return {"arms": arms, "scaling": scaling, "dynamics": dynamics, "timing_s": timing}
+
+
+def machine_description() -> dict[str, Any]:
+    import os
+
+    import torch
+
+    load = os.getloadavg() if hasattr(os, "getloadavg") else None
+    return {"platform": platform.platform(), "cpus": os.cpu_count(), "torch": torch.__version__,
+            "cuda": torch.cuda.get_device_name(0) if torch.cuda.is_available() else None,
+            "load_average_at_start": load}
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    args = parse_args(argv)
+    logging.basicConfig(level=logging.WARNING)
+    logging.getLogger("webarena_gym.demos").setLevel(logging.ERROR)  # the oracle misses the limit on long families
+    transformers_logging.disable_progress_bar()
+    warnings.filterwarnings("ignore", message=".*is_gradient_checkpointing.*", category=FutureWarning)
+    started = time.perf_counter()
+    if args.threads:
+        import torch
+
+        torch.set_num_threads(args.threads)
+    machine = machine_description()
+    experiment = Experiment(args)
+    sites = sorted({family_of(i, "test").name.split(".")[0] for i in experiment.test_ids})
+    print(f"{len(experiment.demos)} demonstrations on {len(experiment.train_ids)} train tasks; "
+          f"{len(experiment.test_ids)} held-out test tasks on {len(sites)} sites ({', '.join(sites)}); "
+          f"seeds {args.seeds}")
+    seeds = {}
+    for seed in args.seeds:
+        seeds[str(seed)] = experiment.run_seed(seed)
+    findings = {
+        "config": vars(args),
+        "machine": machine,
+        "tasks": {"families": sorted({family_of(i, "train").name for i in experiment.train_ids}),
+                  "train_ids": experiment.train_ids, "test_ids": experiment.test_ids, "test_sites": sites},
+        "seeds": seeds,
+        "summary": summarize(seeds, ARMS),
+        "wall_s": round(time.perf_counter() - started, 1),
+    }
+    (experiment.out / "findings.json").write_text(json.dumps(findings, indent=1))
+    plot_findings(findings, experiment.out / "findings.png")
+    print(format_report(findings))
+    print(f"Done in {findings['wall_s']:.0f} s (this invocation). Numbers: {experiment.out / 'findings.json'}; "
+          f"plot: {experiment.out / 'findings.png'}")
+    return findings
+
+
+if __name__ == "__main__":
+    main()

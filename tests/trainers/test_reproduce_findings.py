@@ -1,0 +1,66 @@
+"""The findings experiment's plumbing, with a budget far too small to learn anything.
+
+Runs ``examples/reproduce_findings.py`` end to end (real embedded sites, a real tiny model,
+BC and GRPO for one step each) on one train task of each of three families on three sites, then checks what
+a user reads: the JSON holds every arm greedy and sampled and every scaling point, the PNG
+is a PNG, the table names every arm, and a second run resumes instead of training again.
+Where training lands is not asserted.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = [pytest.mark.train, pytest.mark.slow]
+
+SCRIPT = Path(__file__).resolve().parents[2] / "examples" / "reproduce_findings.py"
+FAMILIES = ["map.around", "shopping.search_keyword", "shopping_admin.top_search_terms"]  # 2-turn oracles
+
+
+def load_script():
+    spec = importlib.util.spec_from_file_location("reproduce_findings", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("reproduce_findings", module)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_experiment_reports_every_arm_and_scaling_point_and_resumes(tmp_path, capsys):
+    script = load_script()
+    argv = ["--output", str(tmp_path / "run"), "--families", *FAMILIES, "--train-per-family", "1", "--test-limit", "3",
+            "--seeds", "0", "--bc-epochs", "1", "--grpo-steps", "1", "--grpo-tasks-per-step", "1",
+            "--num-generations", "2", "--sampled-passes", "1", "--scaling", "2", "3", "--max-turns", "2",
+            "--no-progress"]
+    findings = script.main(argv)
+    table = capsys.readouterr().out
+
+    saved = json.loads((tmp_path / "run" / "findings.json").read_text())
+    assert saved["summary"] == json.loads(json.dumps(findings["summary"]))
+    assert len(saved["tasks"]["test_ids"]) == 3 and len(saved["tasks"]["families"]) == 3
+    seed = saved["seeds"]["0"]
+    for arm in ("untrained", "grpo_zero", "bc", "bc_grpo"):
+        assert 0.0 <= seed["arms"][arm]["greedy"]["success"] <= 1.0
+        assert len(seed["arms"][arm]["sampled"]["passes"]) == 1
+        assert set(saved["summary"]["arms"][arm]) == {"greedy", "sampled"}
+    assert set(seed["scaling"]) == {"2", "3"}
+    assert seed["scaling"]["2"] == seed["arms"]["bc_grpo"]["greedy"]["success"]
+    assert any("rollout/reward" in r for r in seed["dynamics"]["bc_grpo"])
+    assert any("train_loss" in r for r in seed["dynamics"]["bc"])
+    assert set(saved["summary"]["targets"]["greedy"]) == {
+        "bc_at_least_3x_untrained", "bc_grpo_at_least_bc_plus_10_points", "grpo_zero_within_5_points_of_untrained"}
+
+    assert (tmp_path / "run" / "findings.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    for label in ("untrained", "GRPO from untrained", "BC", "BC + GRPO", "Test-time scaling", "target"):
+        assert label in table
+
+    # A second run finds every training and evaluation on disk and only reports again.
+    trained = {p: p.stat().st_mtime_ns for p in (tmp_path / "run" / "seed0").glob("*/model.safetensors")}
+    assert len(trained) == 4  # tiny, grpo_zero, bc, bc_grpo
+    again = script.main(argv)
+    assert again["summary"] == findings["summary"]
+    assert {p: p.stat().st_mtime_ns for p in trained} == trained
