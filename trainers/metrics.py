@@ -90,6 +90,12 @@ def use_compact_progress(trainer: Any) -> None:
         trainer.add_callback(CompactProgress())
 
 
+def read_metrics(path: str | Path) -> list[dict[str, Any]]:
+    """The records of a ``metrics.jsonl`` file (what :class:`MetricsRecorder` wrote)."""
+    with Path(path).open(encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle if line.strip()]
+
+
 def plot_training_dynamics(records: Sequence[dict[str, Any]], path: str | Path) -> Path | None:
     """Draw one panel per metric group that was logged; returns the PNG path (None if nothing to draw)."""
     import matplotlib
