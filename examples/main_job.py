@@ -45,7 +45,7 @@ from webarena_gym.tasks.embedded_suite import family_of, family_task_ids
 
 #: The families whose oracle finishes within 3 interactions, on five sites: 24 families, 46 held-out test tasks
 #: (answers to read from a page, names to type into a search box, links to follow, "N/A" to recognise).
-DEFAULT_FAMILIES = (
+FINDINGS_FAMILIES = (
     "gitlab.clone_ssh", "gitlab.star_count",
     "map.around", "map.coordinates", "map.description_page", "map.missing_information", "map.open_nearest",
     "map.zip_code",
@@ -69,7 +69,7 @@ MODEL_SIZES = {
 
 def add_training_arguments(parser: argparse.ArgumentParser) -> None:
     """The task, BC and GRPO options shared with examples/reproduce_findings.py."""
-    parser.add_argument("--families", nargs="+", default=list(DEFAULT_FAMILIES),
+    parser.add_argument("--families", nargs="+", default=list(FINDINGS_FAMILIES),
                         help="task families to train and evaluate on (`webarena-gym tasks stats` lists them)")
     parser.add_argument("--train-per-family", type=int, default=3, help="train tasks kept per family (0: all)")
     parser.add_argument("--max-turns", type=int, default=3, help="interaction limit; the train tasks the oracle "
