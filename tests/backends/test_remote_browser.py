@@ -8,10 +8,13 @@ browser machine: ``python -m playwright launch-server --browser chromium --confi
 from __future__ import annotations
 
 import json
+import os
 import select
+import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -30,27 +33,71 @@ def chromium_children(root: int) -> int:
     return len(chromium_descendants(root))
 
 
-@pytest.fixture(scope="module")
-def browser_server(tmp_path_factory):
-    """(process, ws endpoint) of a Playwright browser server on loopback."""
+def start_browser_server(directory) -> tuple[subprocess.Popen, str]:
+    """A Playwright browser server on loopback, as a user starts one, and its ws endpoint."""
     config = {"host": "127.0.0.1", "port": 0, "headless": True, "args": list(CHROMIUM_ARGS)}
     executable = find_chromium()
     if executable:
         config["executablePath"] = executable
-    path = tmp_path_factory.mktemp("server") / "server.json"
+    path = directory / "server.json"
     path.write_text(json.dumps(config))
+    # Its own process group: the Python wrapper runs the Node driver as a child, which a signal
+    # to the wrapper alone would leave running (with its Chromium) after the tests.
     server = subprocess.Popen([sys.executable, "-m", "playwright", "launch-server", "--browser", "chromium",
-                               "--config", str(path)], stdout=subprocess.PIPE, text=True)
+                               "--config", str(path)], stdout=subprocess.PIPE, text=True, start_new_session=True)
     try:
-        deadline = time.monotonic() + 120  # a bound on a broken server, not a speed requirement
-        ready, _, _ = select.select([server.stdout], [], [], deadline - time.monotonic())
+        ready, _, _ = select.select([server.stdout], [], [], 120)  # a bound on a broken server, not a speed requirement
         assert ready, "the Playwright browser server printed no endpoint"
         endpoint = server.stdout.readline().strip()
         assert endpoint.startswith("ws://127.0.0.1:"), endpoint
+    except BaseException:
+        stop_process_group(server)
+        raise
+    return server, endpoint
+
+
+def live_group_members(group: int) -> list[int]:
+    """Pids of the processes of process group ``group`` that are not zombies."""
+    members = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            stat = Path(f"/proc/{pid}/stat").read_text()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2:].split()  # after "pid (comm) ": state, ppid, pgrp, ...
+        if int(fields[2]) == group and fields[0] != "Z":
+            members.append(int(pid))
+    return members
+
+
+def stop_process_group(server: subprocess.Popen) -> None:
+    """SIGTERM to the server's whole group (wrapper, Node driver, Chromium); SIGKILL what is left after 30 s."""
+    os.killpg(server.pid, signal.SIGTERM)
+    server.wait(timeout=30)
+    deadline = time.monotonic() + 30  # a bound on a stuck process, not a speed requirement
+    while live_group_members(server.pid) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    if live_group_members(server.pid):
+        os.killpg(server.pid, signal.SIGKILL)
+
+
+@pytest.fixture(scope="module")
+def browser_server(tmp_path_factory):
+    """(process, ws endpoint) of a Playwright browser server on loopback."""
+    server, endpoint = start_browser_server(tmp_path_factory.mktemp("server"))
+    try:
         yield server, endpoint
     finally:
-        server.terminate()
-        server.wait(timeout=30)
+        stop_process_group(server)
+
+
+def test_stopping_the_server_leaves_none_of_its_processes(tmp_path):
+    server, _endpoint = start_browser_server(tmp_path)
+    assert chromium_children(server.pid) > 0
+    node = [pid for pid in live_group_members(server.pid) if pid != server.pid]
+    assert node, "the wrapper runs the Node driver as a child in its group"
+    stop_process_group(server)
+    assert live_group_members(server.pid) == []
 
 
 def reddit_task() -> int:
