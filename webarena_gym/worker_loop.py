@@ -6,9 +6,10 @@ its own Chromium on the Playwright backend); nothing is shared with other worker
 
 Commands:
 
-- ``"make"``: ``(count, environment)``: take the parent's environment variables (a
+- ``"make"``: ``(count, environment)``: take the parent's environment variables, exactly (a
   forkserver's children would otherwise see the server's, from when it started: ``WA_*``
-  site URLs or ``WA_BROWSER_WS`` set later would be missing), then build ``count`` envs
+  site URLs or ``WA_BROWSER_WS`` set later would be missing, and ones unset later would
+  linger), then build ``count`` envs
   with the pickled factory; replies with the spaces and the first env's task list.
 - ``"run"``: a list of ``(slot, kind, argument)`` with kind ``"step"`` (argument: the
   action) or ``"reset"`` (argument: ``(seed, options)``); replies with one
@@ -67,6 +68,7 @@ def run_worker(connection: Any, make_env: Callable[[], Any]) -> None:
             try:
                 if command == "make":
                     count, environment = payload
+                    os.environ.clear()  # the parent's variables exactly: one it unset must not linger
                     os.environ.update(environment)
                     envs = [make_env() for _ in range(count)]
                     observations = [None] * len(envs)
