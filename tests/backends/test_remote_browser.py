@@ -14,7 +14,6 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
 
@@ -24,7 +23,7 @@ from webarena_gym.env import WebArenaEnv
 from webarena_gym.errors import BrowserUnavailableError, ConfigurationError
 from webarena_gym.tasks.embedded_suite import embedded_tasks
 
-from .processes import chromium_descendants
+from .processes import chromium_descendants, live_group_members
 
 pytestmark = pytest.mark.browser
 
@@ -54,20 +53,6 @@ def start_browser_server(directory) -> tuple[subprocess.Popen, str]:
         stop_process_group(server)
         raise
     return server, endpoint
-
-
-def live_group_members(group: int) -> list[int]:
-    """Pids of the processes of process group ``group`` that are not zombies."""
-    members = []
-    for pid in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            stat = Path(f"/proc/{pid}/stat").read_text()
-        except OSError:
-            continue
-        fields = stat[stat.rindex(")") + 2:].split()  # after "pid (comm) ": state, ppid, pgrp, ...
-        if int(fields[2]) == group and fields[0] != "Z":
-            members.append(int(pid))
-    return members
 
 
 def stop_process_group(server: subprocess.Popen) -> None:
