@@ -46,10 +46,10 @@ from transformers.utils import logging as transformers_logging
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from findings_report import ARMS, format_report, plot_findings, summarize  # noqa: E402
 from main_job import (  # noqa: E402
-    MODEL_SIZES,
     add_training_arguments,
     agent_settings,
     bc_config,
+    build_tiny_policy,
     grpo_config,
     select_tasks,
     split_demonstrations,
@@ -61,7 +61,6 @@ from trainers.evaluation import evaluate_model  # noqa: E402
 from trainers.grpo import train_grpo  # noqa: E402
 from trainers.metrics import METRICS_FILE, read_metrics  # noqa: E402
 from trainers.policy import load_policy  # noqa: E402
-from trainers.tiny import TinyModelSpec, build_tiny_model, demonstration_texts  # noqa: E402
 from webarena_gym.demos import read_demonstrations, write_demonstrations  # noqa: E402
 from webarena_gym.evaluation import success_by_site  # noqa: E402
 from webarena_gym.tasks.embedded_suite import family_of  # noqa: E402
@@ -158,8 +157,7 @@ class Experiment:
         args = self.args
         tiny = root / "tiny"
         if not (tiny / "DONE").exists():
-            spec = TinyModelSpec(seed=seed, **MODEL_SIZES[args.model_size])
-            build_tiny_model(tiny, texts=demonstration_texts(self.demos), spec=spec)
+            build_tiny_policy(tiny, self.demos, args, seed)
             (tiny / "DONE").write_text(json.dumps({"seconds": 0.0}))
         starts = {"untrained": None, "grpo_zero": ("grpo", tiny), "bc": ("bc", tiny), "bc_grpo": ("grpo", root / "bc")}
         arms: dict[str, Any] = {}

@@ -94,6 +94,9 @@ class TinyModelSpec:
             default: merges may then span spaces and lines, so the long, repetitive
             system prompt and page markup become a few hundred tokens instead of a thousand,
             which is what makes CPU training of a tiny model take minutes.
+        split_digits: Keep every run of digits a token sequence of its own, never merged with the
+            text around it, so that element ids, prices and counts read on a page are the same
+            tokens the action or answer writes (a tiny model can copy them to a page it never saw).
         hidden_size: Width of the residual stream.
         intermediate_size: Width of the MLP.
         num_hidden_layers: Transformer blocks.
@@ -106,6 +109,7 @@ class TinyModelSpec:
     vocab_size: int = 8000
     max_token_length: int = 16
     split_words: bool = False
+    split_digits: bool = False
     hidden_size: int = 96
     intermediate_size: int = 256
     num_hidden_layers: int = 2
@@ -129,11 +133,11 @@ class TinyModelSpec:
 
 
 def train_tokenizer(texts: Iterable[str], vocab_size: int = 8000, *, max_token_length: int = 16,
-                    split_words: bool = False):
+                    split_words: bool = False, split_digits: bool = False):
     """A byte-level BPE tokenizer trained on ``texts``, with ChatML special tokens and template.
 
     Byte-level means any unicode string round-trips, even characters never seen in training.
-    See :class:`TinyModelSpec` for ``max_token_length`` and ``split_words``.
+    See :class:`TinyModelSpec` for ``max_token_length``, ``split_words`` and ``split_digits``.
 
     >>> tok = train_tokenizer(["do(action=\\"Click\\", element=\\"12\\")"] * 20, vocab_size=300)
     >>> tok.decode(tok("exit(message=\\"ünïcode\\")")["input_ids"])
@@ -143,7 +147,9 @@ def train_tokenizer(texts: Iterable[str], vocab_size: int = 8000, *, max_token_l
     from transformers import PreTrainedTokenizerFast
 
     backend = Tokenizer(models.BPE())
-    backend.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=split_words)
+    byte_level = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=split_words)
+    backend.pre_tokenizer = (pre_tokenizers.Sequence([pre_tokenizers.Digits(individual_digits=False), byte_level])
+                             if split_digits else byte_level)
     backend.decoder = decoders.ByteLevel()
     trainer = trainers.BpeTrainer(
         vocab_size=vocab_size,
@@ -180,7 +186,8 @@ def build_tiny_model(output_dir: str | Path, *, texts: Iterable[str], spec: Tiny
     spec = spec or TinyModelSpec()
     output_dir = Path(output_dir)
     tokenizer = train_tokenizer(
-        texts, spec.vocab_size, max_token_length=spec.max_token_length, split_words=spec.split_words
+        texts, spec.vocab_size, max_token_length=spec.max_token_length, split_words=spec.split_words,
+        split_digits=spec.split_digits,
     )
     config = Qwen2Config(
         vocab_size=len(tokenizer),
