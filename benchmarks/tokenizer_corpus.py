@@ -6,8 +6,9 @@ findings experiment's families (``examples/reproduce_findings.py``), side by sid
 - baseline (``demonstration_texts``, merges up to 16 characters): the system prompt, each
   page and each action learnt once, as the main job builds it;
 - as read (``build_tiny_policy`` of ``examples/main_job.py``: :func:`trainers.chat.context_texts`,
-  merges up to 32 characters, digit runs kept apart): every BC row's messages, so the system prompt and the sites' markup, read at every
-  turn, become a few tokens, while numbers stay tokens a model can copy.
+  merges up to 32 characters, digit runs kept apart): every BC row's messages, so the system
+  prompt and the sites' markup, read at every turn, become a few tokens, while numbers stay
+  tokens a model can copy.
 
 For each: tokens of the system prompt, mean and longest BC row (prompt + action), and the
 seconds per BC optimizer step (batch 16, fp32, this machine's threads), with the ratio
@@ -29,7 +30,14 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "examples")]
 
 import datasets  # noqa: E402
-from main_job import FINDINGS_FAMILIES, MODEL_SIZES, build_tiny_policy, select_tasks, split_demonstrations  # noqa: E402
+from main_job import (  # noqa: E402
+    FINDINGS_FAMILIES,
+    MODEL_SIZES,
+    agent_settings,
+    build_tiny_policy,
+    select_tasks,
+    split_demonstrations,
+)
 from transformers.utils import logging as transformers_logging  # noqa: E402
 
 from trainers.bc import train_bc  # noqa: E402
@@ -68,15 +76,15 @@ def main() -> None:
     transformers_logging.disable_progress_bar()
     datasets.disable_progress_bars()
     warnings.filterwarnings("ignore", category=FutureWarning)
-    agent = AgentArguments(split="train", max_turns=3, max_observation_chars=2000)
+    # The findings experiment's settings, for build_tiny_policy and (as AgentArguments) for the BC rows.
+    settings = argparse.Namespace(model_size="tiny", max_turns=3, max_observation_chars=2000, thinking=False)
+    agent = AgentArguments(split="train", **agent_settings(settings))
     if args.demos:
         _train, _test, demos = split_demonstrations(read_demonstrations(args.demos).demonstrations,
                                                     args.train_per_family)
     else:
         _train, _test, demos = select_tasks(list(FINDINGS_FAMILIES), agent.max_turns, args.train_per_family)
     rows = demonstration_rows(demos, agent)
-    settings = argparse.Namespace(model_size="tiny", max_turns=agent.max_turns,
-                                  max_observation_chars=agent.max_observation_chars, thinking=False)
     variants = {
         "baseline (each text once)": lambda path: build_tiny_model(path, texts=demonstration_texts(demos),
                                                                    spec=TinyModelSpec(**MODEL_SIZES["tiny"])),

@@ -7,6 +7,7 @@ browser machine: ``python -m playwright launch-server --browser chromium --confi
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import select
@@ -58,12 +59,15 @@ def start_browser_server(directory) -> tuple[subprocess.Popen, str]:
 def stop_process_group(server: subprocess.Popen) -> None:
     """SIGTERM to the server's whole group (wrapper, Node driver, Chromium); SIGKILL what is left after 30 s."""
     os.killpg(server.pid, signal.SIGTERM)
-    server.wait(timeout=30)
     deadline = time.monotonic() + 30  # a bound on a stuck process, not a speed requirement
+    # The wrapper counts as live until it exits (a zombie is not), so one wait covers the whole group.
     while live_group_members(server.pid) and time.monotonic() < deadline:
         time.sleep(0.2)
     if live_group_members(server.pid):
-        os.killpg(server.pid, signal.SIGKILL)
+        with contextlib.suppress(ProcessLookupError):  # the last one may exit in between
+            os.killpg(server.pid, signal.SIGKILL)
+    server.wait(timeout=30)
+    server.stdout.close()
 
 
 @pytest.fixture(scope="module")
