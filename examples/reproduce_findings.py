@@ -17,8 +17,8 @@ small`` builds a larger model there).
     python examples/reproduce_findings.py --threads 1 --seeds 0 &   # one process per seed (likewise 1, 2):
     python examples/reproduce_findings.py --threads 1               # then all seeds, read back: table, JSON, PNG
 
-With the seeds as parallel processes the default budget took 57 minutes of wall time on a
-shared 2-core machine (README, "What BC and GRPO each add").
+A seed takes about 40 minutes of one core with the default budget (48-55 minutes measured
+with the seeds as parallel processes on a shared 2-core machine; README, "What BC and GRPO each add").
 
 Leaves in ``--output``: ``findings.json`` (every number), ``findings.png`` (success per arm
 with spread, the scaling curve, training dynamics per arm) and, per seed, the models,
