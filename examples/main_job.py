@@ -92,12 +92,12 @@ def add_training_arguments(parser: argparse.ArgumentParser) -> None:
                         help="tiny for CPU; small (6 layers, width 384) for a GPU")
 
 
-def parse_args() -> argparse.Namespace:
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--output", default="runs/main", help="where demos, models, metrics and plots go")
     add_training_arguments(parser)
     parser.add_argument("--seed", type=int, default=0)
-    return parser.parse_args()
+    return parser.parse_args(argv)
 
 
 def agent_settings(args: argparse.Namespace) -> dict:
@@ -169,8 +169,8 @@ def _count(counter: Counter, key: str) -> int:
     return counter[key]
 
 
-def main() -> None:
-    args = parse_args()
+def main(argv: list[str] | None = None) -> None:
+    args = parse_args(argv)
     logging.basicConfig(level=logging.WARNING)
     transformers_logging.disable_progress_bar()  # the bars that matter are ours and the Trainer's
     warnings.filterwarnings("ignore", message=".*is_gradient_checkpointing.*", category=FutureWarning)  # TRL's call

@@ -1,0 +1,71 @@
+"""The main job (the README's first command): its default task split, and its plumbing end to end.
+
+The split test records the oracle's demonstrations with the main job's defaults and checks
+the held-out table it will print: at least 30 test tasks, on five sites, none of whose
+intents BC or GRPO ever sees. The end-to-end test runs ``examples/main_job.py`` with a
+budget far too small to learn (real embedded sites, a real tiny model, one BC epoch and
+one GRPO step) and checks what a user reads and finds on disk. Where training lands is
+not asserted.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from webarena_gym.tasks.embedded_suite import embedded_tasks, family_of
+
+pytestmark = [pytest.mark.train, pytest.mark.slow]
+
+SCRIPT = Path(__file__).resolve().parents[2] / "examples" / "main_job.py"
+
+
+def load_script():
+    spec = importlib.util.spec_from_file_location("main_job", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("main_job", module)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_default_held_out_table_has_46_unseen_tasks_on_five_sites():
+    script = load_script()
+    args = script.parse_args([])
+    train_ids, test_ids, demos = script.select_tasks(args.families, args.max_turns, args.train_per_family)
+
+    assert len(test_ids) == 46 and len(train_ids) == 72 == len(demos)
+    assert {family_of(i, "test").name.split(".")[0] for i in test_ids} == {
+        "gitlab", "map", "reddit", "shopping", "shopping_admin"}
+    test_intents = {t.intent for t in embedded_tasks("test") if t.task_id in set(test_ids)}
+    assert len(test_intents) == 46
+    assert not test_intents & {d.intent for d in demos}  # never seen in training
+
+
+def test_the_main_job_prints_both_tables_and_leaves_every_stage_on_disk(tmp_path, capsys):
+    script = load_script()
+    out = tmp_path / "main"
+    script.main(["--output", str(out), "--families", "map.missing_information", "shopping_admin.top_search_terms",
+                 "--train-per-family", "1", "--bc-epochs", "1", "--grpo-steps", "1", "--grpo-tasks-per-step", "1",
+                 "--num-generations", "2"])
+    printed = capsys.readouterr().out
+
+    assert "2 demonstrations" in printed and "4 held-out test tasks" in printed
+    tables = printed.split("[5/5]")[1:]
+    assert len(tables) == 2 and "train tasks" in tables[0] and "held-out test tasks" in tables[1]
+    for table, count in zip(tables, (2, 4), strict=True):
+        assert all(stage in table for stage in ("untrained", "after BC", "after BC+GRPO"))
+        assert len(re.findall(rf"\(\s*\d+/{count}\s*\)", table.split("\nall")[1].splitlines()[0])) == 3
+
+    for stage in ("tiny", "bc", "grpo"):
+        assert (out / stage / "model.safetensors").is_file()
+    for stage in ("bc", "grpo"):
+        assert (out / stage / "metrics.jsonl").read_text().strip()
+    for split, episodes in (("train", 2), ("test", 4)):
+        for stage in ("untrained", "after_BC", "after_BCGRPO"):
+            lines = (out / f"trajectories_{split}_{stage}.jsonl").read_text().splitlines()
+            assert sum("task_id" in json.loads(line) for line in lines) == episodes
