@@ -10,31 +10,20 @@ not asserted.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
-import sys
-from pathlib import Path
 
 import pytest
 
 from webarena_gym.tasks.embedded_suite import embedded_tasks, family_of
 
+from .examples import load_example
+
 pytestmark = [pytest.mark.train, pytest.mark.slow]
-
-SCRIPT = Path(__file__).resolve().parents[2] / "examples" / "main_job.py"
-
-
-def load_script():
-    spec = importlib.util.spec_from_file_location("main_job", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("main_job", module)
-    spec.loader.exec_module(module)
-    return module
 
 
 def test_the_default_held_out_table_has_46_unseen_tasks_on_five_sites():
-    script = load_script()
+    script = load_example("main_job")
     args = script.parse_args([])
     train_ids, test_ids, demos = script.select_tasks(args.families, args.max_turns, args.train_per_family)
 
@@ -47,7 +36,7 @@ def test_the_default_held_out_table_has_46_unseen_tasks_on_five_sites():
 
 
 def test_the_main_job_prints_both_tables_and_leaves_every_stage_on_disk(tmp_path, capsys):
-    script = load_script()
+    script = load_example("main_job")
     out = tmp_path / "main"
     script.main(["--output", str(out), "--families", "map.missing_information", "shopping_admin.top_search_terms",
                  "--train-per-family", "1", "--bc-epochs", "1", "--grpo-steps", "1", "--grpo-tasks-per-step", "1",

@@ -9,29 +9,19 @@ Where training lands is not asserted.
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
-from pathlib import Path
 
 import pytest
 
+from .examples import load_example
+
 pytestmark = [pytest.mark.train, pytest.mark.slow]
 
-SCRIPT = Path(__file__).resolve().parents[2] / "examples" / "reproduce_findings.py"
 FAMILIES = ["map.around", "shopping.search_keyword", "shopping_admin.top_search_terms"]  # 2-turn oracles
 
 
-def load_script():
-    spec = importlib.util.spec_from_file_location("reproduce_findings", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("reproduce_findings", module)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_the_experiment_reports_every_arm_and_scaling_point_and_resumes(tmp_path, capsys):
-    script = load_script()
+    script = load_example("reproduce_findings")
     argv = ["--output", str(tmp_path / "run"), "--families", *FAMILIES, "--train-per-family", "1", "--test-limit", "3",
             "--seeds", "0", "--bc-epochs", "1", "--grpo-steps", "1", "--grpo-tasks-per-step", "1",
             "--num-generations", "2", "--sampled-passes", "1", "--scaling", "2", "3", "--max-turns", "2",
