@@ -17,7 +17,7 @@ them over seeds beside the untrained model and GRPO from the untrained model, wi
 
 Prints success per site before and after, and leaves everything under ``--output``:
 ``demos.jsonl``, ``bc/`` and ``grpo/`` (models, ``metrics.jsonl``, ``training_dynamics.png``)
-and ``trajectories_<stage>.jsonl``. A tiny model learns the action format, the sites'
+and ``trajectories_<split>_<stage>.jsonl``. A tiny model learns the action format, the sites'
 layout and its train tasks; transfer to unseen entities needs a real model (see train_bc.py).
 """
 

@@ -30,7 +30,8 @@ def test_the_default_held_out_table_has_46_unseen_tasks_on_five_sites():
     assert len(test_ids) == 46 and len(train_ids) == 72 == len(demos)
     assert {family_of(i, "test").name.split(".")[0] for i in test_ids} == {
         "gitlab", "map", "reddit", "shopping", "shopping_admin"}
-    test_intents = {t.intent for t in embedded_tasks("test") if t.task_id in set(test_ids)}
+    held_out = set(test_ids)
+    test_intents = {t.intent for t in embedded_tasks("test") if t.task_id in held_out}
     assert len(test_intents) == 46
     assert not test_intents & {d.intent for d in demos}  # never seen in training
 
