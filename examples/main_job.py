@@ -78,6 +78,9 @@ def add_training_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-observation-chars", type=int, default=2000)
     parser.add_argument("--bc-epochs", type=float, default=30)
     parser.add_argument("--bc-learning-rate", type=float, default=1e-2)
+    parser.add_argument("--bc-swaps", type=int, default=0,
+                        help="entity-swapped copies of each demonstration for BC (trainers/augment.py); "
+                             "--bc-epochs counts passes over originals and copies together")
     parser.add_argument("--grpo-steps", type=int, default=60, help="optimizer steps")
     parser.add_argument("--grpo-iterations", type=int, default=1, help="optimizer steps per rollout batch")
     parser.add_argument("--grpo-learning-rate", type=float, default=2e-4,
@@ -123,7 +126,8 @@ def bc_config(args: argparse.Namespace, output_dir: Path, train_ids: list[int], 
     """BC on the demonstrations of ``train_ids``."""
     return BCConfig(output_dir=str(output_dir), num_train_epochs=args.bc_epochs, learning_rate=args.bc_learning_rate,
                     lr_scheduler_type="cosine", warmup_steps=10, per_device_train_batch_size=16, save_strategy="no",
-                    seed=seed, logging_steps=5, split="train", task_ids=train_ids, **agent_settings(args), **extra)
+                    seed=seed, logging_steps=5, split="train", task_ids=train_ids, entity_swaps=args.bc_swaps,
+                    **agent_settings(args), **extra)
 
 
 def grpo_config(args: argparse.Namespace, output_dir: Path, train_ids: list[int], seed: int,

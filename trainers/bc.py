@@ -19,6 +19,7 @@ from trl import SFTTrainer
 
 from webarena_gym.demos import Demonstration, read_demonstrations
 
+from .augment import entity_swaps
 from .chat import demonstration_rows, require_chat_template
 from .config import BCConfig
 from .metrics import MetricsRecorder, use_compact_progress
@@ -73,8 +74,9 @@ def train_bc(
     if processing_class is None and isinstance(model, str):
         processing_class = load_tokenizer(model)
     demos = list(demonstrations) if demonstrations is not None else load_demonstrations(args)
+    demos += entity_swaps(demos, args.entity_swaps, seed=args.seed)
     dataset = bc_dataset(demos, args)
-    logger.info("BC on %d turns from %d demonstrations", len(dataset), len(demos))
+    logger.info("BC on %d turns from %d demonstrations (swapped copies included)", len(dataset), len(demos))
     trainer = SFTTrainer(
         model=model,
         args=args,

@@ -181,6 +181,11 @@ class BCConfig(AgentArguments, LoraArguments, MachineDefaults, SFTConfig):
     min_demo_reward: float = field(
         default=1.0, metadata={"help": "Keep only demonstrations whose reward is at least this."}
     )
+    entity_swaps: int = field(
+        default=0,
+        metadata={"help": "Copies of each demonstration with the strings its expert copied replaced by fresh ones "
+                          "(trainers.augment): the rows to fit grow that many times; 0 trains on the originals."},
+    )
     # -- TRL defaults changed for web agents --
     max_length: int | None = field(
         default=None,
@@ -198,6 +203,8 @@ class BCConfig(AgentArguments, LoraArguments, MachineDefaults, SFTConfig):
             )
         if self.max_length is not None and self.max_length < 64:
             raise ValueError(f"max_length must be None or at least 64 tokens, got {self.max_length!r}.")
+        if not isinstance(self.entity_swaps, int) or isinstance(self.entity_swaps, bool) or self.entity_swaps < 0:
+            raise ValueError(f"entity_swaps must be a whole number of copies, at least 0, got {self.entity_swaps!r}.")
         if not 0.0 <= self.min_demo_reward <= 1.0:
             raise ValueError(f"min_demo_reward must be in [0, 1], got {self.min_demo_reward!r}.")
         self._resolve_machine_defaults()
