@@ -5,9 +5,10 @@ the compressed-history chat format; :class:`MultiTurnGRPOTrainer` is TRL's ``GRP
 with multi-turn rollouts in the embedded (or real) web environments.
 
 Modules, in the order data flows through them: ``config`` (settings), ``tiny`` (offline
-models), ``chat`` (contexts and BC rows), ``rollout`` (episodes), ``layouts`` (training
-rows and masks), ``objective`` (advantages), ``bc`` and ``grpo`` (training), ``metrics``
-(training-dynamics log and plot), ``evaluation`` (success rates of a model).
+models), ``augment`` (entity-swapped copies of demonstrations), ``chat`` (contexts and BC
+rows), ``rollout`` (episodes), ``layouts`` (training rows and masks), ``objective``
+(advantages), ``bc`` and ``grpo`` (training), ``metrics`` (training-dynamics log and plot),
+``evaluation`` (success rates of a model).
 
 Names are imported lazily: ``import trainers`` does not load torch.
 """
@@ -24,6 +25,7 @@ _EXPORTS = {
     "TinyModelSpec": "tiny",
     "build_tiny_model": "tiny",
     "train_tokenizer": "tiny",
+    "entity_swaps": "augment",
     "demonstration_rows": "chat",
     "Trajectory": "rollout",
     "TurnSample": "rollout",
