@@ -46,15 +46,20 @@ def copied_strings(demo: Demonstration) -> list[str]:
 
 
 def _longest_word_run(text: str, intent: str) -> str:
-    """The longest run of consecutive words of ``text`` that ``intent`` holds (at least 3 characters)."""
-    words = _WORDS_IN.findall(text)
-    best = ""
+    """The longest run of consecutive words of ``text`` that ``intent`` holds as whole words (3+ characters).
+
+    Among the first 256 words of ``text`` (no name is longer). A run's tail is held wherever the
+    run is, so the run's end only moves forward: at most 512 look-ups in the intent.
+    """
+    words = _WORDS_IN.findall(text)[:256]
+    best, end = "", 0
     for start in range(len(words)):
-        for end in range(len(words), start, -1):
-            run = " ".join(words[start:end]).strip(".,;:!?\"'")
-            if len(run) > len(best) and len(run) >= 3 and re.search(rf"(?<!\w){re.escape(run)}(?!\w)", intent):
-                best = run
-                break
+        end = max(end, start)
+        while end < len(words) and " ".join(words[start : end + 1]) in intent:
+            end += 1
+        run = " ".join(words[start:end]).strip(".,;:!?\"'")
+        if len(run) > max(len(best), 2) and re.search(rf"(?<!\w){re.escape(run)}(?!\w)", intent):
+            best = run
     return best
 
 
@@ -78,8 +83,7 @@ def fresh_string(original: str, rng: random.Random, words: Sequence[str]) -> str
                                   for c in piece))
         elif piece.isalpha() and words:
             word = rng.choice(words)
-            pieces.append(word.upper() if piece.isupper() and len(piece) > 1 else
-                          word.capitalize() if piece[0].isupper() else word)
+            pieces.append(word.upper() if piece.isupper() else word.capitalize() if piece[0].isupper() else word)
         elif piece.isdigit():
             pieces.append(str(rng.randrange(10)))
         else:

@@ -9,8 +9,9 @@ from urllib.parse import quote, quote_plus
 import pytest
 
 from trainers.augment import copied_strings, entity_swaps, fresh_string
-from webarena_gym.actions import parse_action
-from webarena_gym.demos import record_oracle_demonstrations
+from webarena_gym.actions import Action, parse_action
+from webarena_gym.demos import Demonstration, record_oracle_demonstrations
+from webarena_gym.prompts import Turn
 from webarena_gym.tasks.embedded_suite import family_of, family_task_ids
 
 from .place_family import bc_config
@@ -88,6 +89,18 @@ def test_fresh_strings_keep_the_shape_of_any_text():
     assert re.fullmatch(r"[A-Z]\d[A-Z]\d", fresh_string("B0D5", rng, ["cedar"]))
     assert re.fullmatch(r"Cedaré [A-Z][a-z]è[a-z]{2}", fresh_string("Café Crème", rng, ["cedar"]))  # é, è kept
     assert re.fullmatch("\ud800\x00 [a-z]", fresh_string("\ud800\x00 x", rng, []))
+
+
+def test_huge_and_odd_episodes_are_swapped_in_linear_time():
+    name = " ".join(f"Name{i}" for i in range(50_000)) + " Ωμέγα"  # actions hold no control character or surrogate
+    intent = f'Search for "{name}"'
+    search = Action("Search", element=1, argument=name).to_string()
+    demo = Demonstration(1, intent, [Turn(f"<p>{name}\ud800\x07</p>", search, "http://x/"), Turn("<p>done</p>", 'exit(message="")')],
+                         1.0)
+    (run,) = copied_strings(demo)
+    assert run == " ".join(f"Name{i}" for i in range(256))  # no name is longer than 256 words
+    (copy,) = entity_swaps([demo], 1)
+    assert run not in copy.intent and parse_action(copy.turns[0].action).argument in copy.intent
 
 
 def test_bc_trains_on_the_originals_and_their_swapped_copies(demos, tiny_model_dir, tmp_path):
