@@ -25,6 +25,8 @@ from webarena_gym.prompts import Turn
 _PIECES = re.compile(r"[A-Za-z]+|[0-9]|.", re.DOTALL)
 _WORD = re.compile(r"[A-Za-z]{3,}")
 _WORDS_IN = re.compile(r"\S+")
+#: Words of a typed argument searched for a copied run: no name of the sites is longer.
+MAX_RUN_WORDS = 256
 
 
 def copied_strings(demo: Demonstration) -> list[str]:
@@ -48,10 +50,10 @@ def copied_strings(demo: Demonstration) -> list[str]:
 def _longest_word_run(text: str, intent: str) -> str:
     """The longest run of consecutive words of ``text`` that ``intent`` holds as whole words (3+ characters).
 
-    Among the first 256 words of ``text`` (no name is longer). A run's tail is held wherever the
-    run is, so the run's end only moves forward: at most 512 look-ups in the intent.
+    Among the first :data:`MAX_RUN_WORDS` words of ``text``. A run's tail is held wherever the
+    run is, so the run's end only moves forward: at most twice that many look-ups in the intent.
     """
-    words = _WORDS_IN.findall(text)[:256]
+    words = _WORDS_IN.findall(text)[:MAX_RUN_WORDS]
     best, end = "", 0
     for start in range(len(words)):
         end = max(end, start)
