@@ -23,7 +23,9 @@ with the seeds as parallel processes on a shared 2-core machine; README, "What B
 Leaves in ``--output``: ``findings.json`` (every number), ``findings.png`` (success per arm
 with spread, the scaling curve, training dynamics per arm) and, per seed, the models,
 ``metrics.jsonl`` of each training run and one ``eval_<arm>.json`` per evaluation. A killed run resumes
-where it stopped: finished trainings and evaluations are kept (``--fresh`` starts over).
+where it stopped: finished trainings and evaluations are kept (``--fresh`` starts over). The
+settings that decide those results are kept in ``settings.json``; a run with other settings into the
+same ``--output`` stops with the differences named instead of mixing its numbers with the old ones.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import platform
 import shutil
 import statistics
@@ -82,6 +85,35 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+# Arguments that change no finished piece: another seed is another folder, another scaling point
+# another evaluation file, and the rest only change how the run is shown or scheduled.
+RUN_ONLY_ARGUMENTS = frozenset({"output", "seeds", "scaling", "threads", "fresh", "no_progress"})
+SETTINGS_FILE = "settings.json"
+
+
+def check_settings(out: Path, args: argparse.Namespace) -> None:
+    """Record the result-deciding settings in ``out``, or stop if ``out`` holds results made with others."""
+    settings = json.loads(json.dumps({k: v for k, v in vars(args).items() if k not in RUN_ONLY_ARGUMENTS}))
+    path = out / SETTINGS_FILE
+    if path.exists():
+        try:
+            saved = json.loads(path.read_text())
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise SystemExit(f"{path} is unreadable ({exc}); pass --fresh to start over in {out}") from None
+        if not isinstance(saved, dict):
+            raise SystemExit(f"{path} is not a JSON object; pass --fresh to start over in {out}")
+        differ = sorted(k for k in settings.keys() | saved.keys() if settings.get(k) != saved.get(k))
+        if differ:
+            shown = "; ".join(f"--{k.replace('_', '-')}: {saved.get(k)!r} there, {settings.get(k)!r} now"
+                              for k in differ)
+            raise SystemExit(f"{out} holds results made with other settings ({shown}). Pass the same settings to "
+                             "resume, --fresh to start over there, or another --output.")
+        return
+    temporary = path.with_suffix(f".{os.getpid()}.tmp")  # seeds run as parallel processes write it at once
+    temporary.write_text(json.dumps(settings, indent=1))
+    temporary.replace(path)
+
+
 class Experiment:
     """One run of the four arms over the seeds, resumable: every finished piece is kept on disk."""
 
@@ -91,6 +123,7 @@ class Experiment:
         if args.fresh and self.out.exists():
             shutil.rmtree(self.out)
         self.out.mkdir(parents=True, exist_ok=True)
+        check_settings(self.out, args)
         self.progress = not args.no_progress
         self.agent = agent_settings(args)
         self.train_ids, test_ids, self.demos = self.tasks()
@@ -180,8 +213,6 @@ class Experiment:
 
 
 def machine_description() -> dict[str, Any]:
-    import os
-
     import torch
 
     load = os.getloadavg() if hasattr(os, "getloadavg") else None

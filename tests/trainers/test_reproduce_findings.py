@@ -3,7 +3,8 @@
 Runs ``examples/reproduce_findings.py`` end to end (real embedded sites, a real tiny model,
 BC and GRPO for one step each) on one train task of each of three families on three sites, then checks what
 a user reads: the JSON holds every arm greedy and sampled and every scaling point, the PNG
-is a PNG, the table names every arm, and a second run resumes instead of training again.
+is a PNG, the table names every arm, a second run resumes instead of training again, and a run
+with other settings into the same folder stops instead of mixing results.
 Where training lands is not asserted.
 """
 
@@ -53,4 +54,15 @@ def test_the_experiment_reports_every_arm_and_scaling_point_and_resumes(tmp_path
     assert len(trained) == 4  # tiny, grpo_zero, bc, bc_grpo
     again = script.main(argv)
     assert again["summary"] == findings["summary"]
+    assert {p: p.stat().st_mtime_ns for p in trained} == trained
+
+    # Other result-deciding settings into the same --output stop before anything is touched,
+    # naming what differs; so does a settings file that cannot be read.
+    with pytest.raises(SystemExit, match=r"--bc-epochs: 1\.0 there, 2\.0 now; --test-limit: 3 there, 2 now"):
+        script.main([*argv[:-1], "--bc-epochs", "2", "--test-limit", "2", "--no-progress"])
+    assert {p: p.stat().st_mtime_ns for p in trained} == trained
+    assert json.loads((tmp_path / "run" / "findings.json").read_text())["summary"] == saved["summary"]
+    (tmp_path / "run" / "settings.json").write_bytes(b'{"bc_epochs": \xff')
+    with pytest.raises(SystemExit, match="settings.json is unreadable.*--fresh"):
+        script.main(argv)
     assert {p: p.stat().st_mtime_ns for p in trained} == trained
