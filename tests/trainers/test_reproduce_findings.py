@@ -59,7 +59,7 @@ def test_the_experiment_reports_every_arm_and_scaling_point_and_resumes(tmp_path
     # Other result-deciding settings into the same --output stop before anything is touched,
     # naming what differs; so does a settings file that cannot be read.
     with pytest.raises(SystemExit, match=r"--bc-epochs: 1\.0 there, 2\.0 now; --test-limit: 3 there, 2 now"):
-        script.main([*argv[:-1], "--bc-epochs", "2", "--test-limit", "2", "--no-progress"])
+        script.main([*argv, "--bc-epochs", "2", "--test-limit", "2"])  # the last of a repeated option wins
     assert {p: p.stat().st_mtime_ns for p in trained} == trained
     assert json.loads((tmp_path / "run" / "findings.json").read_text())["summary"] == saved["summary"]
     (tmp_path / "run" / "settings.json").write_bytes(b'{"bc_epochs": \xff')
