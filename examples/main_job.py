@@ -33,11 +33,13 @@ from pathlib import Path
 from transformers import set_seed
 from transformers.utils import logging as transformers_logging
 
+from trainers.augment import entity_swaps
 from trainers.bc import train_bc
 from trainers.chat import context_texts
 from trainers.config import AgentArguments, BCConfig, MultiTurnGRPOConfig
 from trainers.evaluation import evaluate_model, success_rate
 from trainers.grpo import train_grpo
+from trainers.induction import copy_pretrain
 from trainers.policy import load_policy
 from trainers.tiny import TinyModelSpec, build_tiny_model
 from webarena_gym.demos import record_oracle_demonstrations, write_demonstrations
@@ -86,6 +88,9 @@ def add_training_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--grpo-learning-rate", type=float, default=2e-4,
                         help="2e-3 undid BC: greedy success on the train tasks 37/72 -> 8/72 in 30 steps (README)")
     parser.add_argument("--grpo-tasks-per-step", type=int, default=4)
+    parser.add_argument("--grpo-tasks", choices=["bc", "all"], default="bc",
+                        help="train tasks GRPO draws from: the demonstrated ones, or every train task of the families "
+                             "the oracle solves within --max-turns (a reward needs no demonstration)")
     parser.add_argument("--num-generations", type=int, default=8, help="G: rollouts per task")
     parser.add_argument("--temperature", type=float, default=1.0, help="sampling temperature of the GRPO rollouts")
     parser.add_argument("--beta", type=float, default=0.0, help="KL coefficient to the reference (BC) model")
@@ -93,6 +98,12 @@ def add_training_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--thinking", action="store_true", help="<think>...</think><answer>...</answer> format")
     parser.add_argument("--model-size", choices=sorted(MODEL_SIZES), default="tiny",
                         help="tiny for CPU; small (6 layers, width 384) for a GPU")
+    parser.add_argument("--tokenizer-swaps", type=int, default=0,
+                        help="learn the tokenizer beside this many entity-swapped copies of the demonstrations, "
+                             "so that train and unseen entities are spelled in pieces alike (README)")
+    parser.add_argument("--copy-pretraining-steps", type=int, default=0,
+                        help="train the fresh model this many steps to repeat spans of its corpus before anything "
+                             "else (trainers/induction.py): the copying a pretrained base brings")
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -109,17 +120,25 @@ def agent_settings(args: argparse.Namespace) -> dict:
                 thinking=args.thinking)
 
 
-def build_tiny_policy(directory: Path, demos: list, args: argparse.Namespace, seed: int) -> Path:
+def build_tiny_policy(directory: Path, demos: list, args: argparse.Namespace, seed: int, *,
+                      progress: bool = True) -> Path:
     """A tiny model whose tokenizer is learnt from the text as BC and the rollouts read it.
 
     Every BC row's messages, as often as they are read, with merges up to 32 characters and
     digit runs kept apart: rows 2.2x shorter than a tokenizer that learns each text once, so BC,
     rollouts and evaluation cost that much less, and element ids and numbers stay tokens the
-    model can copy from a page it never saw (``benchmarks/tokenizer_corpus.py``).
+    model can copy from a page it never saw (``benchmarks/tokenizer_corpus.py``). With
+    ``--tokenizer-swaps`` the corpus also holds entity-swapped copies, so the train tasks' names
+    are no longer merged into a few tokens of their own; with ``--copy-pretraining-steps`` the
+    model is then trained to repeat spans of that corpus.
     """
     agent = AgentArguments(split="train", **agent_settings(args))
     spec = TinyModelSpec(seed=seed, max_token_length=32, split_digits=True, **MODEL_SIZES[args.model_size])
-    return build_tiny_model(directory, texts=context_texts(demos, agent), spec=spec)
+    texts = context_texts([*demos, *entity_swaps(demos, args.tokenizer_swaps, seed=seed)], agent)
+    build_tiny_model(directory, texts=texts, spec=spec)
+    if args.copy_pretraining_steps:
+        copy_pretrain(directory, texts, steps=args.copy_pretraining_steps, seed=seed, progress=progress)
+    return directory
 
 
 def bc_config(args: argparse.Namespace, output_dir: Path, train_ids: list[int], seed: int, **extra) -> BCConfig:
@@ -146,17 +165,26 @@ def grpo_config(args: argparse.Namespace, output_dir: Path, train_ids: list[int]
     )
 
 
+def solvable_demonstrations(families: list[str], max_turns: int) -> list:
+    """The oracle's demonstrations on the train tasks of ``families`` that it solves within ``max_turns``."""
+    train = family_task_ids("train", families)
+    if not train:
+        raise SystemExit(f"No train task belongs to the families {families}; see `webarena-gym tasks stats`.")
+    return [d for d in record_oracle_demonstrations("train", task_ids=train) if len(d.turns) <= max_turns]
+
+
 def select_tasks(families: list[str], max_turns: int, per_family: int = 0) -> tuple[list[int], list[int], list]:
     """Train and test task ids of the chosen families, and the oracle's train demonstrations.
 
     Only the train tasks the oracle solves within ``max_turns`` are kept, at most ``per_family``
     of each family (0: all); the test tasks are every held-out task of the families kept.
     """
-    train = family_task_ids("train", families)
-    if not train:
-        raise SystemExit(f"No train task belongs to the families {families}; see `webarena-gym tasks stats`.")
-    demos = [d for d in record_oracle_demonstrations("train", task_ids=train) if len(d.turns) <= max_turns]
-    return split_demonstrations(demos, per_family)
+    return split_demonstrations(solvable_demonstrations(families, max_turns), per_family)
+
+
+def grpo_task_ids(args: argparse.Namespace, bc_ids: list[int], solvable: list) -> list[int]:
+    """The train tasks GRPO draws from: BC's (``--grpo-tasks bc``) or every solvable one (``all``)."""
+    return bc_ids if args.grpo_tasks == "bc" else [d.task_id for d in solvable]
 
 
 def split_demonstrations(demos: list, per_family: int = 0) -> tuple[list[int], list[int], list]:
@@ -187,7 +215,8 @@ def main(argv: list[str] | None = None) -> None:
     # The oracle is expected to miss the interaction limit on the longer families; those are skipped.
     logging.getLogger("webarena_gym.demos").setLevel(logging.ERROR)
     print(f"[1/5] Oracle demonstrations on the train tasks of {len(args.families)} task families")
-    train_ids, test_ids, demos = select_tasks(args.families, args.max_turns, args.train_per_family)
+    solvable = solvable_demonstrations(args.families, args.max_turns)
+    train_ids, test_ids, demos = split_demonstrations(solvable, args.train_per_family)
     write_demonstrations(demos, out / "demos.jsonl")
     families = Counter(family_of(i, "train").name for i in train_ids)
     print(f"      {len(demos)} demonstrations ({sum(len(d.turns) for d in demos)} turns) from {len(families)} "
@@ -220,7 +249,8 @@ def main(argv: list[str] | None = None) -> None:
     print(f"[4/5] Multi-turn GRPO ({args.grpo_steps} steps; {args.grpo_tasks_per_step} tasks x "
           f"G={args.num_generations} rollouts per batch, {args.grpo_iterations} clipped update(s) each; "
           f"{args.layout} layout)")
-    trainer = train_grpo(grpo_config(args, out / "grpo", train_ids, args.seed), str(out / "bc"))
+    trainer = train_grpo(grpo_config(args, out / "grpo", grpo_task_ids(args, train_ids, solvable), args.seed),
+                         str(out / "bc"))
     rewards = [log["rollout/reward"] for log in trainer.state.log_history if "rollout/reward" in log]
     head, tail = rewards[: max(len(rewards) // 5, 1)], rewards[-max(len(rewards) // 5, 1) :]
     print(f"      rollout reward on train tasks: {sum(head) / len(head):.3f} (first steps) -> "

@@ -54,7 +54,8 @@ from main_job import (  # noqa: E402
     bc_config,
     build_tiny_policy,
     grpo_config,
-    select_tasks,
+    grpo_task_ids,
+    solvable_demonstrations,
     split_demonstrations,
 )
 
@@ -130,12 +131,18 @@ class Experiment:
         self.test_ids = test_ids[: args.test_limit] if args.test_limit else test_ids
 
     def tasks(self) -> tuple[list[int], list[int], list]:
-        """Train ids, held-out test ids and the oracle's demonstrations (recorded once, then read back)."""
+        """Train ids, held-out test ids and the oracle's demonstrations for BC (recorded once, then read back).
+
+        ``demos.jsonl`` holds every train task the oracle solves within the limit: GRPO may draw from all of them.
+        """
         path = self.out / "demos.jsonl"
         if path.exists():
-            return split_demonstrations(read_demonstrations(path).demonstrations, self.args.train_per_family)
-        train_ids, test_ids, demos = select_tasks(self.args.families, self.args.max_turns, self.args.train_per_family)
-        write_demonstrations(demos, path)
+            solvable = read_demonstrations(path).demonstrations
+        else:
+            solvable = solvable_demonstrations(self.args.families, self.args.max_turns)
+            write_demonstrations(solvable, path)
+        train_ids, test_ids, demos = split_demonstrations(solvable, self.args.train_per_family)
+        self.grpo_ids = grpo_task_ids(self.args, train_ids, solvable)
         return train_ids, test_ids, demos
 
     # -- pieces, each skipped when already on disk -------------------------------------
@@ -178,7 +185,7 @@ class Experiment:
                 train_bc(bc_config(self.args, target, self.train_ids, seed, disable_tqdm=not self.progress), str(start),
                          demonstrations=self.demos)
             else:
-                train_grpo(grpo_config(self.args, target, self.train_ids, seed, disable_tqdm=not self.progress),
+                train_grpo(grpo_config(self.args, target, self.grpo_ids, seed, disable_tqdm=not self.progress),
                            str(start))
             done.write_text(json.dumps({"seconds": round(time.perf_counter() - started, 1)}))
         marker = done.read_text()
@@ -190,7 +197,7 @@ class Experiment:
         args = self.args
         tiny = root / "tiny"
         if not (tiny / "DONE").exists():
-            build_tiny_policy(tiny, self.demos, args, seed)
+            build_tiny_policy(tiny, self.demos, args, seed, progress=self.progress)
             (tiny / "DONE").write_text(json.dumps({"seconds": 0.0}))
         starts = {"untrained": None, "grpo_zero": ("grpo", tiny), "bc": ("bc", tiny), "bc_grpo": ("grpo", root / "bc")}
         arms: dict[str, Any] = {}
@@ -245,7 +252,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "config": vars(args),
         "machine": machine,
         "tasks": {"families": sorted({family_of(i, "train").name for i in experiment.train_ids}),
-                  "train_ids": experiment.train_ids, "test_ids": experiment.test_ids, "test_sites": sites},
+                  "train_ids": experiment.train_ids, "test_ids": experiment.test_ids, "test_sites": sites,
+                  "grpo_ids": experiment.grpo_ids},
         "seeds": seeds,
         "summary": summarize(seeds, ARMS),
         "wall_s": round(time.perf_counter() - started, 1),

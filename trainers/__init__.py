@@ -5,7 +5,8 @@ the compressed-history chat format; :class:`MultiTurnGRPOTrainer` is TRL's ``GRP
 with multi-turn rollouts in the embedded (or real) web environments.
 
 Modules, in the order data flows through them: ``config`` (settings), ``tiny`` (offline
-models), ``augment`` (entity-swapped copies of demonstrations), ``chat`` (contexts and BC
+models), ``induction`` (copy pretraining of a tiny model), ``augment`` (entity-swapped copies
+of demonstrations), ``chat`` (contexts and BC
 rows), ``rollout`` (episodes), ``layouts`` (training rows and masks), ``objective``
 (advantages), ``bc`` and ``grpo`` (training), ``metrics`` (training-dynamics log and plot),
 ``evaluation`` (success rates of a model).
@@ -25,6 +26,7 @@ _EXPORTS = {
     "TinyModelSpec": "tiny",
     "build_tiny_model": "tiny",
     "train_tokenizer": "tiny",
+    "copy_pretrain": "induction",
     "entity_swaps": "augment",
     "demonstration_rows": "chat",
     "Trajectory": "rollout",

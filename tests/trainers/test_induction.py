@@ -1,0 +1,65 @@
+"""Copy pretraining (trainers/induction.py): its rows, its errors, and that it teaches a tiny model to copy."""
+
+from __future__ import annotations
+
+import random
+import shutil
+
+import pytest
+import torch
+
+from trainers.induction import IGNORED, copy_accuracy, copy_pretrain, repeated_spans, token_stream
+from trainers.policy import load_policy
+from trainers.tiny import demonstration_texts
+
+pytestmark = pytest.mark.train
+
+
+def test_a_copy_row_is_text_a_span_and_the_span_again_with_loss_on_the_repeat_only():
+    stream = list(range(1000, 1400))
+    batch = repeated_spans(stream, random.Random(0), 16, max_prefix=8, min_span=4, max_span=12, pad_id=7)
+    for ids, mask, labels in zip(batch["input_ids"].tolist(), batch["attention_mask"].tolist(),
+                                 batch["labels"].tolist(), strict=True):
+        length = sum(mask)
+        assert mask == [1] * length + [0] * (len(mask) - length)
+        assert ids[length:] == [7] * (len(ids) - length)
+        scored = [i for i, label in enumerate(labels) if label != IGNORED]
+        repeat = [ids[i] for i in scored]
+        assert scored == list(range(length - len(repeat), length))  # the row's tail, nothing else
+        assert [labels[i] for i in scored] == repeat and 4 <= len(repeat) <= 12
+        assert ids[length - 2 * len(repeat) : length - len(repeat)] == repeat  # the span, just before its repeat
+        prefix = ids[: length - 2 * len(repeat)]
+        for piece in (prefix, repeat):  # each a run of the stream (whose ids count up)
+            assert piece == list(range(piece[0], piece[0] + len(piece))) if piece else len(prefix) <= 8
+
+
+def test_the_stream_reads_each_distinct_text_once(tiny_tokenizer):
+    once = token_stream(tiny_tokenizer, ["Search for a cafe", "Click the first result"])
+    assert token_stream(tiny_tokenizer, ["Search for a cafe", "Click the first result", "Search for a cafe"]) == once
+    assert tiny_tokenizer.decode(once) == "Search for a cafeClick the first result"
+
+
+def test_copy_pretraining_teaches_the_tiny_model_to_repeat_what_it_read(place_family, tiny_model_dir, tmp_path):
+    _tasks, demos = place_family
+    texts = demonstration_texts(demos)
+    model_dir = shutil.copytree(tiny_model_dir, tmp_path / "tiny")
+    result = copy_pretrain(model_dir, texts, steps=300, batch_size=16, progress=False)
+
+    model, tokenizer = load_policy(str(model_dir))  # saved in place
+    stream = token_stream(tokenizer, texts)
+    assert copy_accuracy(model, stream) == pytest.approx(result["copy_accuracy"])
+    assert result["steps"] == 300 and result["copy_accuracy_before"] < 0.1
+    # A fresh model predicts a repeat no better than any other text; after pretraining it copies most of it.
+    assert result["copy_accuracy"] > 0.5
+
+
+def test_copy_pretraining_refuses_a_bad_step_count_or_too_little_text(tiny_model_dir, tmp_path):
+    model_dir = shutil.copytree(tiny_model_dir, tmp_path / "tiny")
+    before = (model_dir / "model.safetensors").read_bytes()
+    for steps in (0, -1, 2.5, True):
+        with pytest.raises(ValueError, match="steps must be a whole number"):
+            copy_pretrain(model_dir, ["some text"], steps=steps, progress=False)
+    with pytest.raises(ValueError, match="pass more text"):
+        copy_pretrain(model_dir, ["too short"], steps=1, progress=False)
+    assert (model_dir / "model.safetensors").read_bytes() == before
+    assert torch.isfinite(next(load_policy(str(model_dir))[0].parameters())).all()

@@ -1,0 +1,129 @@
+"""Copy pretraining: give a fresh tiny model the induction heads a pretrained base brings.
+
+WebAgent-R1 starts from pretrained language models, which can already continue a string they
+have read earlier in their context. A tiny model built from a config cannot: after behaviour
+cloning it writes the strings of its train tasks from memory and never copies an unseen
+entity from the intent into its action. Copy pretraining is the smallest stand-in for the
+pretrained base: every row is some text of the corpus, then a span of it, then the same span
+again, and only the repeat carries loss, so the model learns to find what it is repeating
+and continue it (induction heads). Measured on the findings' families (README, "Why, and
+what was tried"), 600 steps take a 2-layer model from 1% to over 80% next-token accuracy on
+a repeated span.
+
+>>> from trainers.induction import copy_pretrain                                  # doctest: +SKIP
+>>> copy_pretrain("runs/tiny", texts, steps=600)  # trains the model directory in place  # doctest: +SKIP
+{'copy_accuracy': 0.86, 'steps': 600}
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+logger = logging.getLogger(__name__)
+
+#: Labels the loss ignores (the text before the repeat, and padding).
+IGNORED = -100
+
+
+def token_stream(tokenizer: Any, texts: Iterable[str]) -> list[int]:
+    """The token ids of the distinct ``texts``, in order, one after another."""
+    stream: list[int] = []
+    for text in dict.fromkeys(texts):
+        stream.extend(tokenizer(text, add_special_tokens=False)["input_ids"])
+    return stream
+
+
+def repeated_spans(stream: Sequence[int], rng: random.Random, batch_size: int, *, max_prefix: int = 64,
+                   min_span: int = 4, max_span: int = 64, pad_id: int = 0) -> dict[str, Any]:
+    """One batch of copy rows: up to ``max_prefix`` tokens of ``stream``, a span of it, the span again.
+
+    Returns ``input_ids``, ``attention_mask`` and ``labels`` tensors (right-padded); the labels
+    are the repeat's tokens and :data:`IGNORED` elsewhere.
+    """
+    import torch
+
+    if len(stream) <= max(max_prefix, max_span):
+        raise ValueError(f"the token stream has {len(stream)} tokens; copy rows need more than "
+                         f"{max(max_prefix, max_span)}: pass more text")
+    rows = []
+    for _ in range(batch_size):
+        prefix_length, span_length = rng.randint(0, max_prefix), rng.randint(min_span, max_span)
+        start = rng.randrange(len(stream) - prefix_length)
+        span_start = rng.randrange(len(stream) - span_length)
+        prefix, span = stream[start : start + prefix_length], stream[span_start : span_start + span_length]
+        rows.append((list(prefix) + list(span), list(span)))
+    width = max(len(context) + len(repeat) for context, repeat in rows)
+    input_ids = torch.full((batch_size, width), pad_id, dtype=torch.long)
+    attention_mask = torch.zeros((batch_size, width), dtype=torch.long)
+    labels = torch.full((batch_size, width), IGNORED, dtype=torch.long)
+    for i, (context, repeat) in enumerate(rows):
+        ids = context + repeat
+        input_ids[i, : len(ids)] = torch.tensor(ids)
+        attention_mask[i, : len(ids)] = 1
+        labels[i, len(context) : len(ids)] = torch.tensor(repeat)
+    return {"input_ids": input_ids, "attention_mask": attention_mask, "labels": labels}
+
+
+def copy_accuracy(model: Any, stream: Sequence[int], *, batches: int = 2, batch_size: int = 32, seed: int = 12345,
+                  pad_id: int = 0) -> float:
+    """Greedy next-token accuracy on the repeats of ``batches`` copy batches drawn with ``seed``."""
+    import torch
+
+    rng = random.Random(seed)
+    correct = total = 0
+    device = next(model.parameters()).device
+    with torch.no_grad():
+        for _ in range(batches):
+            batch = {k: v.to(device) for k, v in repeated_spans(stream, rng, batch_size, pad_id=pad_id).items()}
+            predicted = model(input_ids=batch["input_ids"], attention_mask=batch["attention_mask"]).logits[:, :-1].argmax(-1)
+            target = batch["labels"][:, 1:]
+            scored = target != IGNORED
+            correct += int(((predicted == target) & scored).sum())
+            total += int(scored.sum())
+    return correct / total
+
+
+def copy_pretrain(model_dir: str | Path, texts: Iterable[str], *, steps: int = 600, batch_size: int = 32,
+                  learning_rate: float = 3e-3, seed: int = 0, progress: bool = True) -> dict[str, float]:
+    """Train the model saved in ``model_dir`` on repeated spans of ``texts`` and save it there again.
+
+    AdamW with gradients clipped at norm 1, on the saved model's device (bf16 on CUDA where
+    supported, float32 on CPU). Returns the copy accuracy (:func:`copy_accuracy` on spans
+    never trained on) before and after, and the step count.
+    """
+    import torch
+    from tqdm.auto import tqdm
+
+    from .policy import load_policy
+
+    if not isinstance(steps, int) or isinstance(steps, bool) or steps < 1:
+        raise ValueError(f"steps must be a whole number of optimizer steps, at least 1, got {steps!r}")
+    model_dir = Path(model_dir)
+    model, tokenizer = load_policy(str(model_dir))
+    stream = token_stream(tokenizer, texts)
+    pad_id = tokenizer.pad_token_id or 0
+    before = copy_accuracy(model, stream, pad_id=pad_id)
+    rng = random.Random(seed)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=learning_rate)
+    device = next(model.parameters()).device
+    model.train()
+    with torch.random.fork_rng(devices=[]), tqdm(total=steps, desc="copy pretraining", disable=not progress) as bar:
+        torch.manual_seed(seed)
+        for _ in range(steps):
+            batch = {k: v.to(device) for k, v in repeated_spans(stream, rng, batch_size, pad_id=pad_id).items()}
+            loss = model(**batch).loss
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+            optimizer.step()
+            optimizer.zero_grad()
+            bar.set_postfix(loss=f"{loss.item():.3f}", refresh=False)
+            bar.update()
+    model.eval()
+    after = copy_accuracy(model, stream, pad_id=pad_id)
+    model.save_pretrained(model_dir)
+    logger.info("Copy pretraining: %d steps, copy accuracy %.2f -> %.2f", steps, before, after)
+    return {"copy_accuracy_before": before, "copy_accuracy": after, "steps": steps}
