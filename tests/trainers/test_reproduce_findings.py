@@ -14,6 +14,8 @@ import json
 
 import pytest
 
+from webarena_gym.tasks.embedded_suite import family_of
+
 from .examples import load_example
 
 pytestmark = [pytest.mark.train, pytest.mark.slow]
@@ -26,13 +28,18 @@ def test_the_experiment_reports_every_arm_and_scaling_point_and_resumes(tmp_path
     argv = ["--output", str(tmp_path / "run"), "--families", *FAMILIES, "--train-per-family", "1", "--test-limit", "3",
             "--seeds", "0", "--bc-epochs", "1", "--grpo-steps", "1", "--grpo-tasks-per-step", "1",
             "--num-generations", "2", "--sampled-passes", "1", "--scaling", "2", "3", "--max-turns", "2",
-            "--no-progress"]
+            "--grpo-tasks", "all", "--no-progress"]
     findings = script.main(argv)
     table = capsys.readouterr().out
 
     saved = json.loads((tmp_path / "run" / "findings.json").read_text())
     assert saved["summary"] == json.loads(json.dumps(findings["summary"]))
     assert len(saved["tasks"]["test_ids"]) == 3 and len(saved["tasks"]["families"]) == 3
+    # GRPO draws from every solvable train task of the families (BC's one per family among them; the held-out
+    # tasks are the test split's, never drawn).
+    grpo_ids, train_ids = set(saved["tasks"]["grpo_ids"]), set(saved["tasks"]["train_ids"])
+    assert len(train_ids) == 3 and train_ids < grpo_ids
+    assert all(family_of(i, "train").name in FAMILIES for i in grpo_ids)
     seed = saved["seeds"]["0"]
     for arm in ("untrained", "grpo_zero", "bc", "bc_grpo"):
         assert 0.0 <= seed["arms"][arm]["greedy"]["success"] <= 1.0
