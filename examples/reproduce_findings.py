@@ -127,11 +127,11 @@ class Experiment:
         check_settings(self.out, args)
         self.progress = not args.no_progress
         self.agent = agent_settings(args)
-        self.train_ids, test_ids, self.demos = self.tasks()
+        self.train_ids, test_ids, self.demos, self.grpo_ids = self.tasks()
         self.test_ids = test_ids[: args.test_limit] if args.test_limit else test_ids
 
-    def tasks(self) -> tuple[list[int], list[int], list]:
-        """Train ids, held-out test ids and the oracle's demonstrations for BC (recorded once, then read back).
+    def tasks(self) -> tuple[list[int], list[int], list, list[int]]:
+        """Train ids, held-out test ids, the oracle's demonstrations for BC (recorded once, then read back), GRPO's ids.
 
         ``demos.jsonl`` holds every train task the oracle solves within the limit: GRPO may draw from all of them.
         """
@@ -142,8 +142,7 @@ class Experiment:
             solvable = solvable_demonstrations(self.args.families, self.args.max_turns)
             write_demonstrations(solvable, path)
         train_ids, test_ids, demos = split_demonstrations(solvable, self.args.train_per_family)
-        self.grpo_ids = grpo_task_ids(self.args, train_ids, solvable)
-        return train_ids, test_ids, demos
+        return train_ids, test_ids, demos, grpo_task_ids(self.args, train_ids, solvable)
 
     # -- pieces, each skipped when already on disk -------------------------------------
     def evaluate(self, model_dir: Path, name: str, seed: int, *, max_turns: int, sampled: bool) -> dict[str, Any]:

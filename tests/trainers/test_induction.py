@@ -29,8 +29,9 @@ def test_a_copy_row_is_text_a_span_and_the_span_again_with_loss_on_the_repeat_on
         assert [labels[i] for i in scored] == repeat and 4 <= len(repeat) <= 12
         assert ids[length - 2 * len(repeat) : length - len(repeat)] == repeat  # the span, just before its repeat
         prefix = ids[: length - 2 * len(repeat)]
-        for piece in (prefix, repeat):  # each a run of the stream (whose ids count up)
-            assert piece == list(range(piece[0], piece[0] + len(piece))) if piece else len(prefix) <= 8
+        assert len(prefix) <= 8
+        for piece in filter(None, (prefix, repeat)):  # each a run of the stream (whose ids count up)
+            assert piece == list(range(piece[0], piece[0] + len(piece)))
 
 
 def test_the_stream_reads_each_distinct_text_once(tiny_tokenizer):
