@@ -193,6 +193,10 @@ class PlaywrightBackend:
             return
         if request.is_navigation_request() and self._page is not None and request.frame == self._page.main_frame:
             self._blocked.append(url)
+            # "aborted" cancels the navigation the way a download or a 204 does: the page stays put.
+            # Any other error commits Chromium's error page, sometimes after the action has settled.
+            await route.abort("aborted")
+            return
         await route.abort()
 
     def observe(self) -> PageObservation:
