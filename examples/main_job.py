@@ -91,6 +91,9 @@ def add_training_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--grpo-tasks", choices=["bc", "all"], default="bc",
                         help="train tasks GRPO draws from: the demonstrated ones, or every train task of the families "
                              "the oracle solves within --max-turns (a reward needs no demonstration)")
+    parser.add_argument("--grpo-sampling", choices=["uniform", "learnable"], default="uniform",
+                        help="how a GRPO step picks its tasks: uniformly, or a curriculum over families that favours "
+                             "those whose rollout groups' rewards differ (trainers/curriculum.py)")
     parser.add_argument("--num-generations", type=int, default=8, help="G: rollouts per task")
     parser.add_argument("--temperature", type=float, default=1.0, help="sampling temperature of the GRPO rollouts")
     parser.add_argument("--beta", type=float, default=0.0, help="KL coefficient to the reference (BC) model")
@@ -160,7 +163,7 @@ def grpo_config(args: argparse.Namespace, output_dir: Path, train_ids: list[int]
         num_generations=args.num_generations, per_device_train_batch_size=args.grpo_tasks_per_step * args.num_generations,
         max_steps=args.grpo_steps, num_iterations=args.grpo_iterations, learning_rate=args.grpo_learning_rate,
         lr_scheduler_type="constant", beta=args.beta, temperature=args.temperature, max_completion_length=48,
-        save_strategy="no", seed=seed,
+        save_strategy="no", seed=seed, task_sampling=args.grpo_sampling,
         rollout_workers=2, **agent_settings(args), **extra,
     )
 

@@ -22,6 +22,7 @@ from webarena_gym.tasks.suites import check_split, check_suite
 logger = logging.getLogger(__name__)
 
 LAYOUTS = ("turn", "trajectory")
+TASK_SAMPLING = ("uniform", "learnable")
 
 
 def cuda_bf16_available() -> bool:
@@ -240,6 +241,12 @@ class MultiTurnGRPOConfig(AgentArguments, LoraArguments, MachineDefaults, GRPOCo
         default=False,
         metadata={"help": "Step half of the envs while generating for the other half (see benchmarks/vector_throughput.py)."},
     )
+    task_sampling: str = field(
+        default="uniform",
+        metadata={"help": "Which tasks each batch practises. 'uniform': TRL's shuffle. 'learnable': a curriculum over "
+                          "task families (intent templates) that favours those whose groups' rewards differ "
+                          "(trainers.curriculum)."},
+    )
     plot_metrics: bool = field(default=True, metadata={"help": "Write training_dynamics.png at the end of training."})
     # -- TRL defaults changed for web agents --
     loss_type: str = field(
@@ -254,6 +261,8 @@ class MultiTurnGRPOConfig(AgentArguments, LoraArguments, MachineDefaults, GRPOCo
         self._validate_lora()
         if self.layout not in LAYOUTS:
             raise ValueError(f"layout must be one of {LAYOUTS}, got {self.layout!r}.")
+        if self.task_sampling not in TASK_SAMPLING:
+            raise ValueError(f"task_sampling must be one of {TASK_SAMPLING}, got {self.task_sampling!r}.")
         for name, least in (("rollout_workers", 0), ("rollout_envs", 1)):
             value = getattr(self, name)
             if value is not None and (not isinstance(value, int) or value < least):

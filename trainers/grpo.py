@@ -2,7 +2,8 @@
 
 One training step, top to bottom:
 
-1. TRL's sampler draws tasks and repeats each ``num_generations`` (G) times.
+1. TRL's sampler draws tasks (or, with ``task_sampling="learnable"``, a curriculum over task
+   families, :mod:`.curriculum`) and repeats each ``num_generations`` (G) times.
 2. :meth:`MultiTurnGRPOTrainer._play` runs the G rollouts of every task, each in its own
    env and world: every turn, the contexts of all live rollouts are generated as one
    batch (TRL's own generation path: ``generate`` or vLLM), then their envs step in worker
@@ -36,6 +37,7 @@ from trl.trainer.utils import use_adapter
 
 from .chat import require_chat_template
 from .config import MultiTurnGRPOConfig
+from .curriculum import FamilyLearnability, LearnableTaskSampler
 from .layouts import pad_row_count, trajectory_rows, turn_rows
 from .metrics import MetricsRecorder, use_compact_progress
 from .objective import collate_rows, group_advantages, row_advantages
@@ -97,6 +99,10 @@ class MultiTurnGRPOTrainer(GRPOTrainer):
             envs = make_rollout_envs(args, count, workers=args.rollout_workers)
         self.envs = envs
         self._batch_task_ids: list[int] = []
+        # A task's family is its intent template (a task without one is a family of its own).
+        self._family = {int(t.task_id): (t.intent_template_id if t.intent_template_id is not None else ("task", t.task_id))
+                        for t in self.envs.tasks}
+        self._learnability: FamilyLearnability | None = None
         super().__init__(
             model=model,
             reward_funcs=[environment_reward],
@@ -110,7 +116,29 @@ class MultiTurnGRPOTrainer(GRPOTrainer):
         require_chat_template(self._tokenizer)
         use_compact_progress(self)
 
-    # -- 1-2. rollouts ----------------------------------------------------------------
+    # -- 1. tasks ------------------------------------------------------------------------
+    def _get_train_sampler(self, dataset: Dataset | None = None) -> Any:
+        if self.args.task_sampling == "uniform":
+            return super()._get_train_sampler(dataset)
+        dataset = self.train_dataset if dataset is None else dataset
+        families = [self._family[int(task_id)] for task_id in dataset["task_id"]]
+        self._learnability = FamilyLearnability(families)
+        return LearnableTaskSampler(
+            families, self._learnability, mini_repeat_count=self.num_generations,
+            batch_size=self.args.generation_batch_size // self.num_generations,
+            repeat_count=self.num_iterations * self.args.steps_per_generation, seed=self.args.seed,
+        )
+
+    def _record_learnability(self, trajectories: Sequence[Trajectory]) -> None:
+        """Tell the curriculum which families' groups were informative (every process's groups, gathered)."""
+        if self._learnability is None or not self.model.training:
+            return
+        device = self.accelerator.device
+        local = torch.tensor([[t.task_id, t.reward] for t in trajectories], dtype=torch.float64, device=device)
+        gathered = self.accelerator.gather(local).view(-1, self.num_generations, 2).tolist()
+        self._learnability.record([(self._family[int(group[0][0])], [r for _, r in group]) for group in gathered])
+
+    # -- 2. rollouts --------------------------------------------------------------------
     def _play(self, task_ids: Sequence[int]) -> list[Trajectory]:
         """All rollouts of a generation batch, generated with TRL's own single-turn path."""
 
@@ -122,6 +150,7 @@ class MultiTurnGRPOTrainer(GRPOTrainer):
         trajectories = collect_rollouts(self.envs, task_ids, generate, self._tokenizer, clock=clock,
                                         overlap=self.args.rollout_overlap)
         self._log_rollouts(trajectories, clock)
+        self._record_learnability(trajectories)
         return trajectories
 
     def _generate_and_score_completions(self, inputs: list[dict[str, Any]]) -> dict[str, Any]:

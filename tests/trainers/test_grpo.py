@@ -90,6 +90,28 @@ def test_lora_trains_only_the_adapter(bc_model_dir, shared_place_envs, tmp_path)
     assert all(after[name].requires_grad == ("lora_" in name) for name in before)
 
 
+def test_the_learnable_curriculum_draws_batches_and_learns_from_every_group_played(bc_model_dir, shared_place_envs,
+                                                                                  tmp_path):
+    from trainers.curriculum import LearnableTaskSampler
+
+    trainer = _trainer(bc_model_dir, shared_place_envs, tmp_path, layout="trajectory", task_sampling="learnable",
+                       max_steps=2)
+    trainer.train()
+    learnability = trainer._learnability
+    assert isinstance(trainer._get_train_sampler(), LearnableTaskSampler)
+    # 2 steps x 2 tasks, G=4: four groups were counted, each under its task's family (ad-hoc tasks: the task)
+    played = sum(learnability.informative.values()) + sum(learnability.uninformative.values())
+    assert 4 * learnability.memory**2 <= played <= 4
+    assert set(learnability.informative) == {("task", t.task_id) for t in shared_place_envs.tasks}
+    zero_spread = [log["frac_reward_zero_std"] for log in trainer.state.log_history if "frac_reward_zero_std" in log]
+    assert sum(learnability.informative.values()) <= 4 * (1 - min(zero_spread)) + 1e-9
+
+
+def test_an_unknown_task_sampling_is_refused(tmp_path):
+    with pytest.raises(ValueError, match=r"task_sampling must be one of \('uniform', 'learnable'\), got 'greedy'"):
+        grpo_config(tmp_path, task_sampling="greedy")
+
+
 def test_the_interaction_limit_bounds_every_episode(bc_model_dir, place_family, tiny_tokenizer):
     from transformers import AutoModelForCausalLM
 

@@ -1,0 +1,96 @@
+"""The learnability curriculum: TRL's batch shape, tasks steered to families whose groups differ."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from trainers.curriculum import FamilyLearnability, LearnableTaskSampler
+
+# Three families of four tasks each: dataset rows 0-3 are "a", 4-7 "b", 8-11 "c".
+FAMILIES = ["a"] * 4 + ["b"] * 4 + ["c"] * 4
+
+
+def _sampler(learnability=None, families=FAMILIES, **shape) -> LearnableTaskSampler:
+    learnability = learnability or FamilyLearnability(families)
+    shape = {"mini_repeat_count": 3, "batch_size": 2, "repeat_count": 2, "seed": 0, **shape}
+    return LearnableTaskSampler(families, learnability, **shape)
+
+
+def _batches(indices: list[int], sampler: LearnableTaskSampler) -> list[list[int]]:
+    """The distinct tasks of each generation batch, checking the repeats TRL's RepeatSampler makes."""
+    g, size, repeats = sampler.mini_repeat_count, sampler.batch_size, sampler.repeat_count
+    width = g * size * repeats
+    batches = []
+    for start in range(0, len(indices), width):
+        block = indices[start : start + width]
+        once = block[: g * size]
+        assert block == once * repeats
+        tasks = once[::g]
+        assert once == [i for i in tasks for _ in range(g)]
+        assert len(set(tasks)) == size
+        batches.append(tasks)
+    return batches
+
+
+def test_the_sampler_gives_trl_repeat_samplers_shape():
+    sampler = _sampler()
+    indices = list(sampler)
+    assert len(indices) == len(sampler) == (12 // 2) * 2 * 3 * 2
+    assert len(_batches(indices, sampler)) == 6
+
+
+def test_families_with_informative_groups_are_drawn_more_and_flat_ones_less():
+    learnability = FamilyLearnability(FAMILIES, memory=1.0)
+    sampler = _sampler(learnability, repeat_count=1, mini_repeat_count=1, batch_size=1)
+    drawn: Counter[str] = Counter()
+    for _ in range(30):  # a policy that learns on "a" and nowhere else
+        family = FAMILIES[next(iter(sampler))]
+        drawn[family] += 1
+        learnability.record([(family, [0.0, 1.0] if family == "a" else [0.0, 0.0])])
+    assert learnability.rate("a") > 0.8 and learnability.rate("b") < 0.5 and learnability.rate("c") < 0.5
+    assert drawn["a"] > 20 and drawn["b"] >= 1 and drawn["c"] >= 1, drawn  # still explored, rarely
+
+
+def test_within_a_family_the_least_drawn_task_goes_first():
+    sampler = _sampler(families=["a"] * 5, batch_size=2, repeat_count=1, mini_repeat_count=1)
+    draws: Counter[int] = Counter()
+    for _ in range(4):
+        draws.update(list(sampler))
+    assert sorted(draws.values()) == [3, 3, 3, 3, 4]  # 16 draws over 5 tasks, as even as they can be
+
+
+def test_counts_decay_so_a_family_that_stops_teaching_is_dropped():
+    learnability = FamilyLearnability(["a", "b"], memory=0.8)
+    learnability.record([("a", [1.0, 0.0])] * 5)
+    assert learnability.rate("a") > 0.8
+    for _ in range(20):
+        learnability.record([("a", [1.0, 1.0])])  # mastered: every group succeeds
+    assert learnability.rate("a") < 0.3
+    assert learnability.rate("b") == 0.5  # never played: the prior
+    learnability.record([("elsewhere", [0.0, 1.0])])  # a task from outside the sampled set is ignored
+    assert set(learnability.informative) == {"a", "b"}
+
+
+def test_every_process_draws_the_same_tasks_from_the_same_seed_and_counts():
+    runs = []
+    for _ in range(2):
+        learnability = FamilyLearnability(FAMILIES)
+        sampler = _sampler(learnability, seed=7)
+        rng = random.Random(1)
+        order = []
+        for index in sampler:
+            order.append(index)
+            if len(order) % 12 == 0:
+                learnability.record([(FAMILIES[index], [rng.random() < 0.5 for _ in range(3)])])
+        runs.append(order)
+    assert runs[0] == runs[1]
+
+
+def test_bad_settings_are_refused():
+    with pytest.raises(ValueError, match="memory must be in"):
+        FamilyLearnability(FAMILIES, memory=0.0)
+    with pytest.raises(ValueError, match="needs at least that many tasks"):
+        _sampler(families=["a", "b"], batch_size=3)

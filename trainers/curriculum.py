@@ -1,0 +1,98 @@
+"""Which tasks GRPO practises: TRL's uniform shuffle, or a curriculum over task families.
+
+A group of G rollouts teaches GRPO something only when its rewards differ: with binary
+rewards, a group that all fails or all succeeds has zero advantage everywhere. From a weak
+policy most groups are like that (the findings' runs logged 80-95% of groups with zero
+reward spread), so most of a uniform batch's rollouts are spent on families the policy
+cannot solve yet, or has already mastered.
+
+The ``"learnable"`` curriculum keeps, per task family (the task's ``intent_template_id``,
+so it means the same on the embedded and the real suite), how many of its groups were
+informative and how many were not, and draws each task of a batch by Thompson sampling:
+every family gets a draw from Beta(1 + informative, 1 + uninformative) and the highest
+draw picks the family; within it, the task drawn least often so far. Families never tried
+draw from Beta(1, 1), so each is tried early; a family that keeps giving flat groups is
+drawn less and less, but never never. The counts decay (``memory``), so a family that
+becomes learnable as the policy improves is found again.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Hashable, Iterator, Sequence
+
+from torch.utils.data import Sampler
+
+
+class FamilyLearnability:
+    """Per family, the (decayed) counts of informative and uninformative groups."""
+
+    def __init__(self, families: Sequence[Hashable], memory: float = 0.98):
+        if not 0.0 < memory <= 1.0:
+            raise ValueError(f"memory must be in (0, 1], got {memory!r}.")
+        self.memory = memory
+        self.informative = {family: 0.0 for family in families}
+        self.uninformative = {family: 0.0 for family in families}
+
+    def record(self, groups: Sequence[tuple[Hashable, Sequence[float]]]) -> None:
+        """Count one batch's groups, given as (family, the group's rewards); older counts decay first."""
+        for counts in (self.informative, self.uninformative):
+            for family in counts:
+                counts[family] *= self.memory
+        for family, rewards in groups:
+            if family not in self.informative:
+                continue  # a task from outside the sampled set (e.g. an eval batch)
+            counts = self.informative if max(rewards) > min(rewards) else self.uninformative
+            counts[family] += 1.0
+
+    def rate(self, family: Hashable) -> float:
+        """The posterior mean chance that a group of this family is informative."""
+        return (1.0 + self.informative[family]) / (2.0 + self.informative[family] + self.uninformative[family])
+
+    def draw(self, families: Sequence[Hashable], rng: random.Random) -> Hashable:
+        """Thompson sampling: the family whose draw from its posterior is highest."""
+        return max(families, key=lambda f: rng.betavariate(1.0 + self.informative[f], 1.0 + self.uninformative[f]))
+
+
+class LearnableTaskSampler(Sampler[int]):
+    """Dataset indices in the order TRL's ``RepeatSampler`` gives them, tasks chosen by learnability.
+
+    Each generation batch holds ``batch_size`` distinct tasks; each task index is repeated
+    ``mini_repeat_count`` (G) times in a row, and the whole batch ``repeat_count`` times.
+    Tasks are drawn when the batch is, so the counts recorded since the last batch steer it.
+    Every process of a run draws the same tasks: the same seed and the same (gathered) counts.
+    """
+
+    def __init__(self, families: Sequence[Hashable], learnability: FamilyLearnability, *, mini_repeat_count: int,
+                 batch_size: int = 1, repeat_count: int = 1, seed: int | None = None):
+        if batch_size > len(families):
+            raise ValueError(f"A batch of {batch_size} distinct tasks needs at least that many tasks, got {len(families)}.")
+        self.families, self.learnability = list(families), learnability
+        self.mini_repeat_count, self.batch_size, self.repeat_count = mini_repeat_count, batch_size, repeat_count
+        self.rng = random.Random(seed)
+        self.draws = [0] * len(self.families)
+        self.members: dict[Hashable, list[int]] = {}
+        for index, family in enumerate(self.families):
+            self.members.setdefault(family, []).append(index)
+
+    def __len__(self) -> int:
+        return (len(self.families) // self.batch_size) * self.batch_size * self.mini_repeat_count * self.repeat_count
+
+    def __iter__(self) -> Iterator[int]:
+        for _ in range(len(self.families) // self.batch_size):
+            batch = self._draw_batch()
+            for _ in range(self.repeat_count):
+                for index in batch:
+                    yield from [index] * self.mini_repeat_count
+
+    def _draw_batch(self) -> list[int]:
+        batch: list[int] = []
+        for _ in range(self.batch_size):
+            open_families = [f for f, members in self.members.items() if any(i not in batch for i in members)]
+            family = self.learnability.draw(open_families, self.rng)
+            candidates = [i for i in self.members[family] if i not in batch]
+            fewest = min(self.draws[i] for i in candidates)
+            index = self.rng.choice([i for i in candidates if self.draws[i] == fewest])
+            self.draws[index] += 1
+            batch.append(index)
+        return batch
