@@ -10,7 +10,8 @@ The GRPO runs are scripted so that a group's rewards differ by process: the mode
 each turn through TRL's own generation path (under DDP), then process 0 plays the right
 answer ("N/A": the map does not know the place's website) and process 1 a wrong one. A
 group that spans both processes therefore has rewards 1 and 0, and its advantages are
-non-zero only if they were normalised over the gathered rewards.
+non-zero only if they were normalised over the gathered rewards. The trajectory-layout run
+draws its tasks with the learnable curriculum, whose counts must agree across processes.
 """
 
 from __future__ import annotations
@@ -75,7 +76,7 @@ def run_grpo(layout: str, output_dir: Path, model: str) -> dict[str, Any]:
         task_ids=family_task_ids("train", [FAMILY])[:TASKS], max_turns=1, max_observation_chars=1000,
         num_generations=4, per_device_train_batch_size=2, max_steps=1, max_completion_length=8,
         learning_rate=1e-3, beta=0.0, save_strategy="no", report_to="none", disable_tqdm=True, plot_metrics=False,
-        seed=0,
+        seed=0, task_sampling="learnable" if layout == "trajectory" else "uniform",
     )
     trainer = recording_trainer(MultiTurnGRPOTrainer)(model, config)
     try:
@@ -85,7 +86,10 @@ def run_grpo(layout: str, output_dir: Path, model: str) -> dict[str, Any]:
         trainer.envs.close()
     saved = save_policy(trainer, str(output_dir / "policy"))
     losses = [log["loss"] for log in trainer.state.log_history if "loss" in log]
-    return {**trainer.seen, "worker_pids": pids, "saved": saved, "losses": losses}
+    curriculum = trainer._learnability
+    counts = None if curriculum is None else {
+        str(family): [curriculum.informative[family], curriculum.uninformative[family]] for family in curriculum.informative}
+    return {**trainer.seen, "worker_pids": pids, "saved": saved, "losses": losses, "curriculum": counts}
 
 
 def run_bc(output_dir: Path, model: str) -> dict[str, Any]:

@@ -92,6 +92,9 @@ def test_a_group_spanning_processes_gets_the_advantages_of_one_process(launched,
     assert all(a > 0.5 for a in advantages_0) and all(a < -0.5 for a in advantages_1)
     if layout == "turn":  # this trainer gathers the rewards itself, in process order
         assert first["gathered"] == second["gathered"] == [rewards_0 + rewards_1]
+    else:  # the curriculum counted the one group, informative, the same way in both processes
+        # (both tasks come from one family, one intent template)
+        assert first["curriculum"] == second["curriculum"] and list(first["curriculum"].values()) == [[1.0, 0.0]]
 
 
 @pytest.mark.parametrize("layout", LAYOUTS)
