@@ -49,6 +49,13 @@ class FamilyLearnability:
         """The posterior mean chance that a group of this family is informative."""
         return (1.0 + self.informative[family]) / (2.0 + self.informative[family] + self.uninformative[family])
 
+    def table(self, draws: dict[Hashable, int] | None = None) -> list[dict]:
+        """One row per family, most learnable first: its counts, its rate and (given) how often it was drawn."""
+        rows = [{"family": family, "informative": round(self.informative[family], 3),
+                 "flat": round(self.uninformative[family], 3), "rate": round(self.rate(family), 3),
+                 **({} if draws is None else {"drawn": draws.get(family, 0)})} for family in self.informative]
+        return sorted(rows, key=lambda row: -row["rate"])
+
     def draw(self, families: Sequence[Hashable], rng: random.Random) -> Hashable:
         """Thompson sampling: the family whose draw from its posterior is highest."""
         return max(families, key=lambda f: rng.betavariate(1.0 + self.informative[f], 1.0 + self.uninformative[f]))
@@ -74,6 +81,13 @@ class LearnableTaskSampler(Sampler[int]):
         self.members: dict[Hashable, list[int]] = {}
         for index, family in enumerate(self.families):
             self.members.setdefault(family, []).append(index)
+
+    def draws_by_family(self) -> dict[Hashable, int]:
+        """How many batches drew each family so far (a task counts once per batch)."""
+        totals: dict[Hashable, int] = {}
+        for index, family in enumerate(self.families):
+            totals[family] = totals.get(family, 0) + self.draws[index]
+        return totals
 
     def __len__(self) -> int:
         return (len(self.families) // self.batch_size) * self.batch_size * self.mini_repeat_count * self.repeat_count

@@ -25,8 +25,10 @@ TRL's loss the same tensors TRL would build.
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import torch
@@ -103,6 +105,7 @@ class MultiTurnGRPOTrainer(GRPOTrainer):
         self._family = {int(t.task_id): (t.intent_template_id if t.intent_template_id is not None else ("task", t.task_id))
                         for t in self.envs.tasks}
         self._learnability: FamilyLearnability | None = None
+        self._task_sampler: LearnableTaskSampler | None = None
         super().__init__(
             model=model,
             reward_funcs=[environment_reward],
@@ -123,11 +126,20 @@ class MultiTurnGRPOTrainer(GRPOTrainer):
         dataset = self.train_dataset if dataset is None else dataset
         families = [self._family[int(task_id)] for task_id in dataset["task_id"]]
         self._learnability = FamilyLearnability(families)
-        return LearnableTaskSampler(
+        self._task_sampler = LearnableTaskSampler(
             families, self._learnability, mini_repeat_count=self.num_generations,
             batch_size=self.args.generation_batch_size // self.num_generations,
             repeat_count=self.num_iterations * self.args.steps_per_generation, seed=self.args.seed,
         )
+        return self._task_sampler
+
+    def curriculum_table(self) -> list[dict] | None:
+        """The curriculum's state per family (None with uniform sampling), each row with one of its intents."""
+        if self._learnability is None:
+            return None
+        intents = {self._family[int(t.task_id)]: t.intent for t in reversed(self.envs.tasks)}
+        rows = self._learnability.table(self._task_sampler.draws_by_family())
+        return [{**row, "family": str(row["family"]), "example_intent": intents.get(row["family"], "")} for row in rows]
 
     def _record_learnability(self, trajectories: Sequence[Trajectory]) -> None:
         """Tell the curriculum which families' groups were informative (every process's groups, gathered)."""
@@ -276,12 +288,15 @@ class MultiTurnGRPOTrainer(GRPOTrainer):
 def train_grpo(
     args: MultiTurnGRPOConfig, model: Any, *, processing_class: Any = None, callbacks: Sequence[Any] = ()
 ) -> MultiTurnGRPOTrainer:
-    """Run multi-turn GRPO and save the policy (LoRA merged into the weights) to ``args.output_dir``."""
+    """Run multi-turn GRPO and save the policy (LoRA merged into the weights) to ``args.output_dir``;
+    with the learnable curriculum, also its final state per family as ``curriculum.json``."""
     trainer = MultiTurnGRPOTrainer(model, args, processing_class=processing_class, callbacks=callbacks)
     try:
         trainer.train()
     finally:
         trainer.envs.close()
-    save_policy(trainer, args.output_dir)
+    if save_policy(trainer, args.output_dir) and trainer.curriculum_table() is not None:
+        path = Path(args.output_dir) / "curriculum.json"
+        path.write_text(json.dumps(trainer.curriculum_table(), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     return trainer
 

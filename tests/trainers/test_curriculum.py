@@ -62,6 +62,17 @@ def test_within_a_family_the_least_drawn_task_goes_first():
     assert sorted(draws.values()) == [3, 3, 3, 3, 4]  # 16 draws over 5 tasks, as even as they can be
 
 
+def test_the_table_reports_each_family_most_learnable_first_with_its_draws():
+    learnability = FamilyLearnability(FAMILIES, memory=1.0)
+    sampler = _sampler(learnability, batch_size=3, repeat_count=1, mini_repeat_count=1)
+    next(iter(sampler))  # one batch of three tasks drawn
+    learnability.record([("b", [0.0, 1.0]), ("c", [0.0, 0.0])])
+    rows = learnability.table(sampler.draws_by_family())
+    assert [row["family"] for row in rows] == ["b", "a", "c"]
+    assert rows[0] == {"family": "b", "informative": 1.0, "flat": 0.0, "rate": round(2 / 3, 3), "drawn": rows[0]["drawn"]}
+    assert sum(row["drawn"] for row in rows) == 3
+
+
 def test_counts_decay_so_a_family_that_stops_teaching_is_dropped():
     learnability = FamilyLearnability(["a", "b"], memory=0.8)
     learnability.record([("a", [1.0, 0.0])] * 5)

@@ -98,13 +98,16 @@ def test_the_learnable_curriculum_draws_batches_and_learns_from_every_group_play
                        max_steps=2)
     trainer.train()
     learnability = trainer._learnability
-    assert isinstance(trainer._get_train_sampler(), LearnableTaskSampler)
+    assert isinstance(trainer._task_sampler, LearnableTaskSampler)
     # 2 steps x 2 tasks, G=4: four groups were counted, each under its task's family (ad-hoc tasks: the task)
     played = sum(learnability.informative.values()) + sum(learnability.uninformative.values())
     assert 4 * learnability.memory**2 <= played <= 4
     assert set(learnability.informative) == {("task", t.task_id) for t in shared_place_envs.tasks}
     zero_spread = [log["frac_reward_zero_std"] for log in trainer.state.log_history if "frac_reward_zero_std" in log]
     assert sum(learnability.informative.values()) <= 4 * (1 - min(zero_spread)) + 1e-9
+    table = trainer.curriculum_table()
+    assert {row["family"] for row in table} == {str(("task", t.task_id)) for t in shared_place_envs.tasks}
+    assert sum(row["drawn"] for row in table) >= 4 and all(row["example_intent"].startswith("Open") for row in table)
 
 
 def test_an_unknown_task_sampling_is_refused(tmp_path):

@@ -28,7 +28,7 @@ def test_the_experiment_reports_every_arm_and_scaling_point_and_resumes(tmp_path
     argv = ["--output", str(tmp_path / "run"), "--families", *FAMILIES, "--train-per-family", "1", "--test-limit", "3",
             "--seeds", "0", "--bc-epochs", "1", "--grpo-steps", "1", "--grpo-tasks-per-step", "1",
             "--num-generations", "2", "--sampled-passes", "1", "--scaling", "2", "3", "--max-turns", "2",
-            "--grpo-tasks", "all", "--no-progress"]
+            "--grpo-tasks", "all", "--grpo-sampling", "learnable", "--no-progress"]
     findings = script.main(argv)
     table = capsys.readouterr().out
 
@@ -49,6 +49,11 @@ def test_the_experiment_reports_every_arm_and_scaling_point_and_resumes(tmp_path
     assert seed["scaling"]["2"] == seed["arms"]["bc_grpo"]["greedy"]["success"]
     assert any("rollout/reward" in r for r in seed["dynamics"]["bc_grpo"])
     assert any("train_loss" in r for r in seed["dynamics"]["bc"])
+    # The curriculum's final state, one row per family GRPO could draw from, with what it drew.
+    for arm in ("grpo_zero", "bc_grpo"):
+        rows = json.loads((tmp_path / "run" / "seed0" / arm / "curriculum.json").read_text())
+        assert len(rows) == len(FAMILIES) and sum(row["drawn"] for row in rows) >= 1
+        assert all(0.0 < row["rate"] < 1.0 and row["example_intent"] for row in rows)
     assert set(saved["summary"]["targets"]["greedy"]) == {
         "bc_at_least_3x_untrained", "bc_grpo_at_least_bc_plus_10_points", "grpo_zero_within_5_points_of_untrained"}
 
