@@ -12,8 +12,8 @@ informative and how many were not, and draws each task of a batch by Thompson sa
 every family gets a draw from Beta(1 + informative, 1 + uninformative) and the highest
 draw picks the family; within it, the task drawn least often so far. Families never tried
 draw from Beta(1, 1), so each is tried early; a family that keeps giving flat groups is
-drawn less and less, but never never. The counts decay (``memory``), so a family that
-becomes learnable as the policy improves is found again.
+drawn less and less, though never not at all. The counts decay by ``memory`` per batch
+(0.98), so a family that becomes learnable as the policy improves is found again.
 """
 
 from __future__ import annotations
