@@ -36,7 +36,7 @@ from transformers.utils import logging as transformers_logging
 from trainers.augment import entity_swaps
 from trainers.bc import train_bc
 from trainers.chat import context_texts
-from trainers.config import AgentArguments, BCConfig, MultiTurnGRPOConfig
+from trainers.config import LAYOUTS, TASK_SAMPLING, AgentArguments, BCConfig, MultiTurnGRPOConfig
 from trainers.evaluation import evaluate_model, success_rate
 from trainers.grpo import train_grpo
 from trainers.induction import copy_pretrain
@@ -91,13 +91,13 @@ def add_training_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--grpo-tasks", choices=["bc", "all"], default="bc",
                         help="train tasks GRPO draws from: the demonstrated ones, or every train task of the families "
                              "the oracle solves within --max-turns (a reward needs no demonstration)")
-    parser.add_argument("--grpo-sampling", choices=["uniform", "learnable"], default="uniform",
+    parser.add_argument("--grpo-sampling", choices=TASK_SAMPLING, default="uniform",
                         help="how a GRPO step picks its tasks: uniformly, or a curriculum over families that favours "
                              "those whose rollout groups' rewards differ (trainers/curriculum.py)")
     parser.add_argument("--num-generations", type=int, default=8, help="G: rollouts per task")
     parser.add_argument("--temperature", type=float, default=1.0, help="sampling temperature of the GRPO rollouts")
     parser.add_argument("--beta", type=float, default=0.0, help="KL coefficient to the reference (BC) model")
-    parser.add_argument("--layout", default="trajectory", choices=["turn", "trajectory"])
+    parser.add_argument("--layout", default="trajectory", choices=LAYOUTS)
     parser.add_argument("--thinking", action="store_true", help="<think>...</think><answer>...</answer> format")
     parser.add_argument("--model-size", choices=sorted(MODEL_SIZES), default="tiny",
                         help="tiny for CPU; small (6 layers, width 384) for a GPU")

@@ -295,8 +295,9 @@ def train_grpo(
         trainer.train()
     finally:
         trainer.envs.close()
-    if save_policy(trainer, args.output_dir) and trainer.curriculum_table() is not None:
+    table = trainer.curriculum_table()
+    if save_policy(trainer, args.output_dir) and table is not None:
         path = Path(args.output_dir) / "curriculum.json"
-        path.write_text(json.dumps(trainer.curriculum_table(), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        path.write_text(json.dumps(table, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     return trainer
 
