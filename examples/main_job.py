@@ -93,7 +93,8 @@ def add_training_arguments(parser: argparse.ArgumentParser) -> None:
                              "the oracle solves within --max-turns (a reward needs no demonstration)")
     parser.add_argument("--grpo-sampling", choices=TASK_SAMPLING, default="uniform",
                         help="how a GRPO step picks its tasks: uniformly, or a curriculum over families that favours "
-                             "those whose rollout groups' rewards differ (trainers/curriculum.py)")
+                             "those whose rollout groups' rewards differ (trainers/curriculum.py); "
+                             "learnable_distinct: each task of a step from a different family")
     parser.add_argument("--num-generations", type=int, default=8, help="G: rollouts per task")
     parser.add_argument("--temperature", type=float, default=1.0, help="sampling temperature of the GRPO rollouts")
     parser.add_argument("--beta", type=float, default=0.0, help="KL coefficient to the reference (BC) model")

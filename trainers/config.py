@@ -22,7 +22,7 @@ from webarena_gym.tasks.suites import check_split, check_suite
 logger = logging.getLogger(__name__)
 
 LAYOUTS = ("turn", "trajectory")
-TASK_SAMPLING = ("uniform", "learnable")
+TASK_SAMPLING = ("uniform", "learnable", "learnable_distinct")
 
 
 def cuda_bf16_available() -> bool:
@@ -245,7 +245,8 @@ class MultiTurnGRPOConfig(AgentArguments, LoraArguments, MachineDefaults, GRPOCo
         default="uniform",
         metadata={"help": "Which tasks each batch practises. 'uniform': TRL's shuffle. 'learnable': a curriculum over "
                           "task families (intent templates) that favours those whose groups' rewards differ "
-                          "(trainers.curriculum)."},
+                          "(trainers.curriculum). 'learnable_distinct': the same, each task of a batch from "
+                          "a different family."},
     )
     plot_metrics: bool = field(default=True, metadata={"help": "Write training_dynamics.png at the end of training."})
     # -- TRL defaults changed for web agents --

@@ -14,6 +14,12 @@ draw picks the family; within it, the task drawn least often so far. Families ne
 draw from Beta(1, 1), so each is tried early; a family that keeps giving flat groups is
 drawn less and less, though never not at all. The counts decay by ``memory`` per batch
 (0.98), so a family that becomes learnable as the policy improves is found again.
+
+``"learnable_distinct"`` gives each family of a batch one draw instead of one per task:
+the batch takes the families with the highest draws, one task from each (and a second round
+only when the batch has more tasks than there are families). One family that looks
+learnable then holds one slot of the batch, not all of them, and the rest go to the next
+most learnable families.
 """
 
 from __future__ import annotations
@@ -56,9 +62,10 @@ class FamilyLearnability:
                  **({} if draws is None else {"drawn": draws.get(family, 0)})} for family in self.informative]
         return sorted(rows, key=lambda row: -row["rate"])
 
-    def draw(self, families: Sequence[Hashable], rng: random.Random) -> Hashable:
-        """Thompson sampling: the family whose draw from its posterior is highest."""
-        return max(families, key=lambda f: rng.betavariate(1.0 + self.informative[f], 1.0 + self.uninformative[f]))
+    def rank(self, families: Sequence[Hashable], rng: random.Random) -> list[Hashable]:
+        """Thompson sampling: the families ordered by one draw each from their posterior, highest first."""
+        draws = {f: rng.betavariate(1.0 + self.informative[f], 1.0 + self.uninformative[f]) for f in families}
+        return sorted(families, key=lambda f: -draws[f])
 
 
 class LearnableTaskSampler(Sampler[int]):
@@ -68,14 +75,16 @@ class LearnableTaskSampler(Sampler[int]):
     ``mini_repeat_count`` (G) times in a row, and the whole batch ``repeat_count`` times.
     Tasks are drawn when the batch is, so the counts recorded since the last batch steer it.
     Every process of a run draws the same tasks: the same seed and the same (gathered) counts.
+    With ``distinct_families``, a batch's tasks come from as many families as it can.
     """
 
     def __init__(self, families: Sequence[Hashable], learnability: FamilyLearnability, *, mini_repeat_count: int,
-                 batch_size: int = 1, repeat_count: int = 1, seed: int | None = None):
+                 batch_size: int = 1, repeat_count: int = 1, seed: int | None = None, distinct_families: bool = False):
         if batch_size > len(families):
             raise ValueError(f"A batch of {batch_size} distinct tasks needs at least that many tasks, got {len(families)}.")
         self.families, self.learnability = list(families), learnability
         self.mini_repeat_count, self.batch_size, self.repeat_count = mini_repeat_count, batch_size, repeat_count
+        self.distinct_families = distinct_families
         self.rng = random.Random(seed)
         self.draws = [0] * len(self.families)
         self.members: dict[Hashable, list[int]] = {}
@@ -101,12 +110,22 @@ class LearnableTaskSampler(Sampler[int]):
 
     def _draw_batch(self) -> list[int]:
         batch: list[int] = []
-        for _ in range(self.batch_size):
+        ranked: list[Hashable] = []
+        while len(batch) < self.batch_size:
             open_families = [f for f, members in self.members.items() if any(i not in batch for i in members)]
-            family = self.learnability.draw(open_families, self.rng)
-            candidates = [i for i in self.members[family] if i not in batch]
-            fewest = min(self.draws[i] for i in candidates)
-            index = self.rng.choice([i for i in candidates if self.draws[i] == fewest])
-            self.draws[index] += 1
-            batch.append(index)
+            if not self.distinct_families:
+                family = self.learnability.rank(open_families, self.rng)[0]
+            else:  # down one ranking of every family, then a new one for a second round
+                ranked = ranked or self.learnability.rank(open_families, self.rng)
+                family = ranked.pop(0)
+                if family not in open_families:
+                    continue
+            batch.append(self._least_drawn_task(family, batch))
         return batch
+
+    def _least_drawn_task(self, family: Hashable, batch: list[int]) -> int:
+        candidates = [i for i in self.members[family] if i not in batch]
+        fewest = min(self.draws[i] for i in candidates)
+        index = self.rng.choice([i for i in candidates if self.draws[i] == fewest])
+        self.draws[index] += 1
+        return index

@@ -2,8 +2,8 @@
 
 One training step, top to bottom:
 
-1. TRL's sampler draws tasks (or, with ``task_sampling="learnable"``, a curriculum over task
-   families, :mod:`.curriculum`) and repeats each ``num_generations`` (G) times.
+1. TRL's sampler draws tasks (or, with ``task_sampling="learnable"`` or ``"learnable_distinct"``,
+   a curriculum over task families, :mod:`.curriculum`) and repeats each ``num_generations`` (G) times.
 2. :meth:`MultiTurnGRPOTrainer._play` runs the G rollouts of every task, each in its own
    env and world: every turn, the contexts of all live rollouts are generated as one
    batch (TRL's own generation path: ``generate`` or vLLM), then their envs step in worker
@@ -130,6 +130,7 @@ class MultiTurnGRPOTrainer(GRPOTrainer):
             families, self._learnability, mini_repeat_count=self.num_generations,
             batch_size=self.args.generation_batch_size // self.num_generations,
             repeat_count=self.num_iterations * self.args.steps_per_generation, seed=self.args.seed,
+            distinct_families=self.args.task_sampling == "learnable_distinct",
         )
         return self._task_sampler
 

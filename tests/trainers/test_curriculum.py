@@ -105,3 +105,31 @@ def test_bad_settings_are_refused():
         FamilyLearnability(FAMILIES, memory=0.0)
     with pytest.raises(ValueError, match="needs at least that many tasks"):
         _sampler(families=["a", "b"], batch_size=3)
+
+
+def test_distinct_families_give_each_family_one_slot_of_a_batch_while_there_are_enough():
+    learnability = FamilyLearnability(FAMILIES, memory=1.0)
+    learnability.record([("a", [0.0, 1.0])] * 20 + [("b", [0.0, 0.0])] * 20 + [("c", [0.0, 0.0])] * 20)
+    per_task, distinct = (_sampler(learnability, batch_size=3, repeat_count=1, mini_repeat_count=1,
+                                   distinct_families=flag) for flag in (False, True))
+    for _ in range(5):
+        # "a" is far the most learnable: drawn per task it takes (nearly) every slot ...
+        assert [FAMILIES[i] for i in per_task._draw_batch()].count("a") >= 2
+        # ... drawn per family it takes one, and the rest go to the next families.
+        assert sorted(FAMILIES[i] for i in distinct._draw_batch()) == ["a", "b", "c"]
+    wide = _sampler(learnability, batch_size=5, repeat_count=1, mini_repeat_count=1, distinct_families=True)
+    batch = [FAMILIES[i] for i in wide._draw_batch()]  # more tasks than families: a second round
+    assert sorted(set(batch)) == ["a", "b", "c"] and len(set(wide._draw_batch())) == 5
+
+
+def test_the_per_task_draw_consumes_randomness_as_before_so_earlier_runs_reproduce():
+    """One Beta draw per open family per slot, the highest taken: what the findings' curriculum run used."""
+    learnability = FamilyLearnability(FAMILIES)
+    sampler = _sampler(learnability, batch_size=2, repeat_count=1, mini_repeat_count=1, seed=2)
+    rng = random.Random(2)  # a seed whose batch takes two tasks of one family
+    expected: list[int] = []
+    for _ in range(2):
+        open_families = ["a", "b", "c"]  # 4 tasks each: never exhausted by a batch of 2
+        family = max(open_families, key=lambda f: rng.betavariate(1.0, 1.0))
+        expected.append(rng.choice([i for i, f in enumerate(FAMILIES) if f == family and i not in expected]))
+    assert sampler._draw_batch() == expected

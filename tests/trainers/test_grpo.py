@@ -111,7 +111,7 @@ def test_the_learnable_curriculum_draws_batches_and_learns_from_every_group_play
 
 
 def test_an_unknown_task_sampling_is_refused(tmp_path):
-    with pytest.raises(ValueError, match=r"task_sampling must be one of \('uniform', 'learnable'\), got 'greedy'"):
+    with pytest.raises(ValueError, match=r"task_sampling must be one of \('uniform', 'learnable', 'learnable_distinct'\), got 'greedy'"):
         grpo_config(tmp_path, task_sampling="greedy")
 
 
