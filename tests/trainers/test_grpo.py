@@ -90,15 +90,17 @@ def test_lora_trains_only_the_adapter(bc_model_dir, shared_place_envs, tmp_path)
     assert all(after[name].requires_grad == ("lora_" in name) for name in before)
 
 
+@pytest.mark.parametrize("sampling", ["learnable", "learnable_distinct"])
 def test_the_learnable_curriculum_draws_batches_and_learns_from_every_group_played(bc_model_dir, shared_place_envs,
-                                                                                  tmp_path):
+                                                                                  tmp_path, sampling):
     from trainers.curriculum import LearnableTaskSampler
 
-    trainer = _trainer(bc_model_dir, shared_place_envs, tmp_path, layout="trajectory", task_sampling="learnable",
+    trainer = _trainer(bc_model_dir, shared_place_envs, tmp_path, layout="trajectory", task_sampling=sampling,
                        max_steps=2)
     trainer.train()
     learnability = trainer._learnability
     assert isinstance(trainer._task_sampler, LearnableTaskSampler)
+    assert trainer._task_sampler.distinct_families == (sampling == "learnable_distinct")
     # 2 steps x 2 tasks, G=4: four groups were counted, each under its task's family (ad-hoc tasks: the task)
     played = sum(learnability.informative.values()) + sum(learnability.uninformative.values())
     assert 4 * learnability.memory**2 <= played <= 4
