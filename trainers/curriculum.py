@@ -110,17 +110,13 @@ class LearnableTaskSampler(Sampler[int]):
 
     def _draw_batch(self) -> list[int]:
         batch: list[int] = []
-        ranked: list[Hashable] = []
+        ranked: list[Hashable] = []  # families still to take a slot, best first
         while len(batch) < self.batch_size:
-            open_families = [f for f, members in self.members.items() if any(i not in batch for i in members)]
-            if not self.distinct_families:
-                family = self.learnability.rank(open_families, self.rng)[0]
-            else:  # down one ranking of every family, then a new one for a second round
-                ranked = ranked or self.learnability.rank(open_families, self.rng)
-                family = ranked.pop(0)
-                if family not in open_families:
-                    continue
-            batch.append(self._least_drawn_task(family, batch))
+            if not ranked:  # per task: a new ranking for every slot; distinct: one per round over the families
+                open_families = [f for f, members in self.members.items() if any(i not in batch for i in members)]
+                ranked = self.learnability.rank(open_families, self.rng)
+                ranked = ranked if self.distinct_families else ranked[:1]
+            batch.append(self._least_drawn_task(ranked.pop(0), batch))
         return batch
 
     def _least_drawn_task(self, family: Hashable, batch: list[int]) -> int:

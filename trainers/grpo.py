@@ -104,8 +104,7 @@ class MultiTurnGRPOTrainer(GRPOTrainer):
         # A task's family is its intent template (a task without one is a family of its own).
         self._family = {int(t.task_id): (t.intent_template_id if t.intent_template_id is not None else ("task", t.task_id))
                         for t in self.envs.tasks}
-        self._learnability: FamilyLearnability | None = None
-        self._task_sampler: LearnableTaskSampler | None = None
+        self._task_sampler: LearnableTaskSampler | None = None  # the curriculum's, when there is one
         super().__init__(
             model=model,
             reward_funcs=[environment_reward],
@@ -125,9 +124,8 @@ class MultiTurnGRPOTrainer(GRPOTrainer):
             return super()._get_train_sampler(dataset)
         dataset = self.train_dataset if dataset is None else dataset
         families = [self._family[int(task_id)] for task_id in dataset["task_id"]]
-        self._learnability = FamilyLearnability(families)
         self._task_sampler = LearnableTaskSampler(
-            families, self._learnability, mini_repeat_count=self.num_generations,
+            families, FamilyLearnability(families), mini_repeat_count=self.num_generations,
             batch_size=self.args.generation_batch_size // self.num_generations,
             repeat_count=self.num_iterations * self.args.steps_per_generation, seed=self.args.seed,
             distinct_families=self.args.task_sampling == "learnable_distinct",
@@ -136,20 +134,20 @@ class MultiTurnGRPOTrainer(GRPOTrainer):
 
     def curriculum_table(self) -> list[dict] | None:
         """The curriculum's state per family (None with uniform sampling), each row with one of its intents."""
-        if self._learnability is None:
+        if self._task_sampler is None:
             return None
         intents = {self._family[int(t.task_id)]: t.intent for t in reversed(self.envs.tasks)}
-        rows = self._learnability.table(self._task_sampler.draws_by_family())
+        rows = self._task_sampler.learnability.table(self._task_sampler.draws_by_family())
         return [{**row, "family": str(row["family"]), "example_intent": intents.get(row["family"], "")} for row in rows]
 
     def _record_learnability(self, trajectories: Sequence[Trajectory]) -> None:
         """Tell the curriculum which families' groups were informative (every process's groups, gathered)."""
-        if self._learnability is None or not self.model.training:
+        if self._task_sampler is None or not self.model.training:
             return
         device = self.accelerator.device
         local = torch.tensor([[t.task_id, t.reward] for t in trajectories], dtype=torch.float64, device=device)
         gathered = self.accelerator.gather(local).view(-1, self.num_generations, 2).tolist()
-        self._learnability.record([(self._family[int(group[0][0])], [r for _, r in group]) for group in gathered])
+        self._task_sampler.learnability.record([(self._family[int(group[0][0])], [r for _, r in group]) for group in gathered])
 
     # -- 2. rollouts --------------------------------------------------------------------
     def _play(self, task_ids: Sequence[int]) -> list[Trajectory]:

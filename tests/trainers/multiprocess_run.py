@@ -86,7 +86,7 @@ def run_grpo(layout: str, output_dir: Path, model: str) -> dict[str, Any]:
         trainer.envs.close()
     saved = save_policy(trainer, str(output_dir / "policy"))
     losses = [log["loss"] for log in trainer.state.log_history if "loss" in log]
-    curriculum = trainer._learnability
+    curriculum = None if trainer._task_sampler is None else trainer._task_sampler.learnability
     counts = None if curriculum is None else {
         str(family): [curriculum.informative[family], curriculum.uninformative[family]] for family in curriculum.informative}
     return {**trainer.seen, "worker_pids": pids, "saved": saved, "losses": losses, "curriculum": counts}

@@ -98,7 +98,7 @@ def test_the_learnable_curriculum_draws_batches_and_learns_from_every_group_play
     trainer = _trainer(bc_model_dir, shared_place_envs, tmp_path, layout="trajectory", task_sampling=sampling,
                        max_steps=2)
     trainer.train()
-    learnability = trainer._learnability
+    learnability = trainer._task_sampler.learnability
     assert isinstance(trainer._task_sampler, LearnableTaskSampler)
     assert trainer._task_sampler.distinct_families == (sampling == "learnable_distinct")
     # 2 steps x 2 tasks, G=4: four groups were counted, each under its task's family (ad-hoc tasks: the task)
