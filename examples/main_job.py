@@ -95,6 +95,10 @@ def add_training_arguments(parser: argparse.ArgumentParser) -> None:
                         help="how a GRPO step picks its tasks: uniformly, or a curriculum over families that favours "
                              "those whose rollout groups' rewards differ (trainers/curriculum.py); "
                              "learnable_distinct: each task of a step from a different family")
+    parser.add_argument("--curriculum-memory", type=float, default=0.98,
+                        help="with a learnable --grpo-sampling: the share of a family's counts each step keeps")
+    parser.add_argument("--grpo-lr-scheduler", choices=["constant", "linear", "cosine"], default="constant",
+                        help="GRPO's learning rate over its steps: constant, or decaying to 0 by the last step")
     parser.add_argument("--num-generations", type=int, default=8, help="G: rollouts per task")
     parser.add_argument("--temperature", type=float, default=1.0, help="sampling temperature of the GRPO rollouts")
     parser.add_argument("--beta", type=float, default=0.0, help="KL coefficient to the reference (BC) model")
@@ -163,8 +167,9 @@ def grpo_config(args: argparse.Namespace, output_dir: Path, train_ids: list[int]
         output_dir=str(output_dir), split="train", task_ids=train_ids, layout=args.layout,
         num_generations=args.num_generations, per_device_train_batch_size=args.grpo_tasks_per_step * args.num_generations,
         max_steps=args.grpo_steps, num_iterations=args.grpo_iterations, learning_rate=args.grpo_learning_rate,
-        lr_scheduler_type="constant", beta=args.beta, temperature=args.temperature, max_completion_length=48,
+        lr_scheduler_type=args.grpo_lr_scheduler, beta=args.beta, temperature=args.temperature, max_completion_length=48,
         save_strategy="no", seed=seed, task_sampling=args.grpo_sampling,
+        curriculum_memory=args.curriculum_memory,
         rollout_workers=2, **agent_settings(args), **extra,
     )
 

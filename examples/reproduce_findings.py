@@ -103,7 +103,10 @@ def check_settings(out: Path, args: argparse.Namespace) -> None:
             raise SystemExit(f"{path} is unreadable ({exc}); pass --fresh to start over in {out}") from None
         if not isinstance(saved, dict):
             raise SystemExit(f"{path} is not a JSON object; pass --fresh to start over in {out}")
-        differ = sorted(k for k in settings.keys() | saved.keys() if settings.get(k) != saved.get(k))
+        # An option added since the run was saved ran as its default does: a missing one means the default.
+        defaults = json.loads(json.dumps(vars(parse_args([]))))
+        saved = {k: saved.get(k, defaults.get(k)) for k in settings.keys() | saved.keys()}
+        differ = sorted(k for k in saved if settings.get(k) != saved[k])
         if differ:
             shown = "; ".join(f"--{k.replace('_', '-')}: {saved.get(k)!r} there, {settings.get(k)!r} now"
                               for k in differ)

@@ -248,6 +248,11 @@ class MultiTurnGRPOConfig(AgentArguments, LoraArguments, MachineDefaults, GRPOCo
                           "(trainers.curriculum). 'learnable_distinct': the same, each task of a batch from "
                           "a different family."},
     )
+    curriculum_memory: float = field(
+        default=0.98,
+        metadata={"help": "With a learnable task_sampling: how much of a family's counts each batch keeps "
+                          "(lower forgets faster, so a family that starts to give informative groups is found sooner)."},
+    )
     plot_metrics: bool = field(default=True, metadata={"help": "Write training_dynamics.png at the end of training."})
     # -- TRL defaults changed for web agents --
     loss_type: str = field(
@@ -264,6 +269,8 @@ class MultiTurnGRPOConfig(AgentArguments, LoraArguments, MachineDefaults, GRPOCo
             raise ValueError(f"layout must be one of {LAYOUTS}, got {self.layout!r}.")
         if self.task_sampling not in TASK_SAMPLING:
             raise ValueError(f"task_sampling must be one of {TASK_SAMPLING}, got {self.task_sampling!r}.")
+        if not 0.0 < self.curriculum_memory <= 1.0:
+            raise ValueError(f"curriculum_memory must be in (0, 1], got {self.curriculum_memory!r}.")
         for name, least in (("rollout_workers", 0), ("rollout_envs", 1)):
             value = getattr(self, name)
             if value is not None and (not isinstance(value, int) or value < least):

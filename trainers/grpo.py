@@ -125,7 +125,7 @@ class MultiTurnGRPOTrainer(GRPOTrainer):
         dataset = self.train_dataset if dataset is None else dataset
         families = [self._family[int(task_id)] for task_id in dataset["task_id"]]
         self._task_sampler = LearnableTaskSampler(
-            families, FamilyLearnability(families), mini_repeat_count=self.num_generations,
+            families, FamilyLearnability(families, memory=self.args.curriculum_memory), mini_repeat_count=self.num_generations,
             batch_size=self.args.generation_batch_size // self.num_generations,
             repeat_count=self.num_iterations * self.args.steps_per_generation, seed=self.args.seed,
             distinct_families=self.args.task_sampling == "learnable_distinct",

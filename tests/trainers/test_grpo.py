@@ -96,9 +96,10 @@ def test_the_learnable_curriculum_draws_batches_and_learns_from_every_group_play
     from trainers.curriculum import LearnableTaskSampler
 
     trainer = _trainer(bc_model_dir, shared_place_envs, tmp_path, layout="trajectory", task_sampling=sampling,
-                       max_steps=2)
+                       max_steps=2, curriculum_memory=0.9)
     trainer.train()
     learnability = trainer._task_sampler.learnability
+    assert learnability.memory == 0.9
     assert isinstance(trainer._task_sampler, LearnableTaskSampler)
     assert trainer._task_sampler.distinct_families == (sampling == "learnable_distinct")
     # 2 steps x 2 tasks, G=4: four groups were counted, each under its task's family (ad-hoc tasks: the task)
@@ -115,6 +116,12 @@ def test_the_learnable_curriculum_draws_batches_and_learns_from_every_group_play
 def test_an_unknown_task_sampling_is_refused(tmp_path):
     with pytest.raises(ValueError, match=r"task_sampling must be one of \('uniform', 'learnable', 'learnable_distinct'\), got 'greedy'"):
         grpo_config(tmp_path, task_sampling="greedy")
+
+
+@pytest.mark.parametrize("memory", [0.0, 1.5, -0.1])
+def test_a_curriculum_memory_outside_0_to_1_is_refused(tmp_path, memory):
+    with pytest.raises(ValueError, match=rf"curriculum_memory must be in \(0, 1\], got {memory}"):
+        grpo_config(tmp_path, task_sampling="learnable", curriculum_memory=memory)
 
 
 def test_the_interaction_limit_bounds_every_episode(bc_model_dir, place_family, tiny_tokenizer):

@@ -74,7 +74,16 @@ def test_the_experiment_reports_every_arm_and_scaling_point_and_resumes(tmp_path
         script.main([*argv, "--bc-epochs", "2", "--test-limit", "2"])  # the last of a repeated option wins
     assert {p: p.stat().st_mtime_ns for p in trained} == trained
     assert json.loads((tmp_path / "run" / "findings.json").read_text())["summary"] == saved["summary"]
-    (tmp_path / "run" / "settings.json").write_bytes(b'{"bc_epochs": \xff')
+    # A run saved before an option existed ran as its default does: it resumes at the default, and stops at
+    # any other value.
+    settings_path = tmp_path / "run" / "settings.json"
+    older = {k: v for k, v in json.loads(settings_path.read_text()).items() if k != "curriculum_memory"}
+    settings_path.write_text(json.dumps(older))
+    assert script.main(argv)["summary"] == findings["summary"]
+    with pytest.raises(SystemExit, match=r"--curriculum-memory: 0\.98 there, 0\.9 now"):
+        script.main([*argv, "--curriculum-memory", "0.9"])
+    assert {p: p.stat().st_mtime_ns for p in trained} == trained
+    settings_path.write_bytes(b'{"bc_epochs": \xff')
     with pytest.raises(SystemExit, match="settings.json is unreadable.*--fresh"):
         script.main(argv)
     assert {p: p.stat().st_mtime_ns for p in trained} == trained
