@@ -112,6 +112,9 @@ def add_training_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--copy-pretraining-steps", type=int, default=0,
                         help="train the fresh model this many steps to repeat spans of its corpus before anything "
                              "else (trainers/induction.py): the copying a pretrained base brings")
+    parser.add_argument("--copy-pretraining-gap", type=int, default=0,
+                        help="with --copy-pretraining-steps: up to this many tokens of other text between a span and "
+                             "its repeat, as a page lies between an agent's task and its action (0: right after)")
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -145,7 +148,8 @@ def build_tiny_policy(directory: Path, demos: list, args: argparse.Namespace, se
     texts = context_texts([*demos, *entity_swaps(demos, args.tokenizer_swaps, seed=seed)], agent)
     build_tiny_model(directory, texts=texts, spec=spec)
     if args.copy_pretraining_steps:
-        copy_pretrain(directory, texts, steps=args.copy_pretraining_steps, seed=seed, progress=progress)
+        copy_pretrain(directory, texts, steps=args.copy_pretraining_steps, max_gap=args.copy_pretraining_gap, seed=seed,
+                      progress=progress)
     return directory
 
 

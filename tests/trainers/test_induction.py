@@ -34,6 +34,26 @@ def test_a_copy_row_is_text_a_span_and_the_span_again_with_loss_on_the_repeat_on
             assert piece == list(range(piece[0], piece[0] + len(piece)))
 
 
+def test_a_gap_of_other_text_may_lie_between_a_span_and_its_repeat():
+    stream = list(range(1000, 1400))
+    batch = repeated_spans(stream, random.Random(0), 64, max_prefix=8, min_span=4, max_span=12, max_gap=40)
+    gaps = []
+    for ids, mask, labels in zip(batch["input_ids"].tolist(), batch["attention_mask"].tolist(),
+                                 batch["labels"].tolist(), strict=True):
+        length = sum(mask)
+        repeat = [label for label in labels if label != IGNORED]
+        assert ids[length - len(repeat) : length] == repeat and 4 <= len(repeat) <= 12
+        before = ids[: length - len(repeat)]
+        # The span is a run of the stream somewhere before the repeat; after it, at most 40 tokens of other text.
+        starts = [i for i in range(len(before) - len(repeat) + 1) if before[i : i + len(repeat)] == repeat]
+        assert starts, (before, repeat)
+        gaps.append(len(before) - len(repeat) - starts[-1])
+        assert gaps[-1] <= 40
+    assert min(gaps) < 10 and max(gaps) > 30  # gaps of every length up to the bound, not one fixed distance
+    with pytest.raises(ValueError, match="pass more text"):
+        repeated_spans(stream[:300], random.Random(0), 1, max_gap=384)
+
+
 def test_the_stream_reads_each_distinct_text_once(tiny_tokenizer):
     once = token_stream(tiny_tokenizer, ["Search for a cafe", "Click the first result"])
     assert token_stream(tiny_tokenizer, ["Search for a cafe", "Click the first result", "Search for a cafe"]) == once
@@ -52,6 +72,8 @@ def test_copy_pretraining_teaches_the_tiny_model_to_repeat_what_it_read(place_fa
     assert result["steps"] == 300 and result["copy_accuracy_before"] < 0.1
     # A fresh model predicts a repeat no better than any other text; after pretraining it copies most of it.
     assert result["copy_accuracy"] > 0.5
+    # Trained on repeats right after their span, it also copies across a page's worth of other text (0.90 here).
+    assert result["copy_accuracy_far_before"] < 0.1 and result["copy_accuracy_far"] > 0.5
 
 
 def test_copy_pretraining_refuses_a_bad_step_count_or_too_little_text(tiny_model_dir, tmp_path):
@@ -60,6 +82,9 @@ def test_copy_pretraining_refuses_a_bad_step_count_or_too_little_text(tiny_model
     for steps in (0, -1, 2.5, True):
         with pytest.raises(ValueError, match="steps must be a whole number"):
             copy_pretrain(model_dir, ["some text"], steps=steps, progress=False)
+    for gap in (-1, 2.5, True):
+        with pytest.raises(ValueError, match="max_gap must be a whole number"):
+            copy_pretrain(model_dir, ["some text"], steps=1, max_gap=gap, progress=False)
     with pytest.raises(ValueError, match="pass more text"):
         copy_pretrain(model_dir, ["too short"], steps=1, progress=False)
     assert (model_dir / "model.safetensors").read_bytes() == before
