@@ -111,7 +111,8 @@ def add_training_arguments(parser: argparse.ArgumentParser) -> None:
                              "so that train and unseen entities are spelled in pieces alike (README)")
     parser.add_argument("--copy-pretraining-steps", type=int, default=0,
                         help="train the fresh model this many steps to repeat spans of its corpus before anything "
-                             "else (trainers/induction.py): the copying a pretrained base brings")
+                             "else (trainers/induction.py), meant as the copying a pretrained base brings; measured, "
+                             "it teaches the corpus, not copying (README)")
     parser.add_argument("--copy-pretraining-gap", type=int, default=0,
                         help="with --copy-pretraining-steps: up to this many tokens of other text between a span and "
                              "its repeat, as a page lies between an agent's task and its action (0: right after)")

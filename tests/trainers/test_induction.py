@@ -8,7 +8,7 @@ import shutil
 import pytest
 import torch
 
-from trainers.induction import IGNORED, copy_accuracy, copy_pretrain, repeated_spans, token_stream
+from trainers.induction import IGNORED, copy_accuracy, copy_pretrain, repeated_spans, shuffled, token_stream
 from trainers.policy import load_policy
 from trainers.tiny import demonstration_texts
 
@@ -60,7 +60,7 @@ def test_the_stream_reads_each_distinct_text_once(tiny_tokenizer):
     assert tiny_tokenizer.decode(once) == "Search for a cafeClick the first result"
 
 
-def test_copy_pretraining_teaches_the_tiny_model_to_repeat_what_it_read(place_family, tiny_model_dir, tmp_path):
+def test_copy_pretraining_teaches_the_tiny_model_its_corpus_not_copying(place_family, tiny_model_dir, tmp_path):
     _tasks, demos = place_family
     texts = demonstration_texts(demos)
     model_dir = shutil.copytree(tiny_model_dir, tmp_path / "tiny")
@@ -69,11 +69,20 @@ def test_copy_pretraining_teaches_the_tiny_model_to_repeat_what_it_read(place_fa
     model, tokenizer = load_policy(str(model_dir))  # saved in place
     stream = token_stream(tokenizer, texts)
     assert copy_accuracy(model, stream) == pytest.approx(result["copy_accuracy"])
+    assert copy_accuracy(model, stream, shuffled_tokens=True) == pytest.approx(result["copy_accuracy_shuffled"])
     assert result["steps"] == 300 and result["copy_accuracy_before"] < 0.1
-    # A fresh model predicts a repeat no better than any other text; after pretraining it copies most of it.
-    assert result["copy_accuracy"] > 0.5
-    # Trained on repeats right after their span, it also copies across a page's worth of other text (0.90 here).
-    assert result["copy_accuracy_far_before"] < 0.1 and result["copy_accuracy_far"] > 0.5
+    # A fresh model predicts a repeat no better than any other text; after pretraining it predicts most of a
+    # repeated span of its corpus, right after the span and across a page's worth of other text (0.95, 0.90 here)...
+    assert result["copy_accuracy"] > 0.5 and result["copy_accuracy_far_before"] < 0.1 and result["copy_accuracy_far"] > 0.5
+    # ... because it predicts its corpus: the same tokens shuffled, which only copying predicts, stay far below.
+    assert result["copy_accuracy_shuffled"] < result["copy_accuracy"] - 0.3
+
+
+def test_shuffled_tokens_keep_the_vocabulary_and_lose_the_order():
+    stream = list(range(500)) * 2
+    mixed = shuffled(stream)
+    assert sorted(mixed) == sorted(stream) and mixed != stream
+    assert shuffled(stream) == mixed and shuffled(stream, seed=4) != mixed  # one order per seed
 
 
 def test_copy_pretraining_refuses_a_bad_step_count_or_too_little_text(tiny_model_dir, tmp_path):
