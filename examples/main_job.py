@@ -39,7 +39,7 @@ from trainers.chat import context_texts
 from trainers.config import LAYOUTS, TASK_SAMPLING, AgentArguments, BCConfig, MultiTurnGRPOConfig
 from trainers.evaluation import evaluate_model, success_rate
 from trainers.grpo import train_grpo
-from trainers.induction import copy_pretrain
+from trainers.induction import COPY_SPANS, copy_pretrain
 from trainers.policy import load_policy
 from trainers.tiny import TinyModelSpec, build_tiny_model
 from webarena_gym.demos import record_oracle_demonstrations, write_demonstrations
@@ -113,6 +113,9 @@ def add_training_arguments(parser: argparse.ArgumentParser) -> None:
                         help="train the fresh model this many steps to repeat spans of its corpus before anything "
                              "else (trainers/induction.py), meant as the copying a pretrained base brings; measured, "
                              "it teaches the corpus, not copying (README)")
+    parser.add_argument("--copy-pretraining-spans", choices=COPY_SPANS, default="corpus",
+                        help="with --copy-pretraining-steps: spans from the corpus (which it learns to predict, not "
+                             "to copy) or random tokens of its vocabulary (which only copying predicts; README)")
     parser.add_argument("--copy-pretraining-gap", type=int, default=0,
                         help="with --copy-pretraining-steps: up to this many tokens of other text between a span and "
                              "its repeat, as a page lies between an agent's task and its action (0: right after)")
@@ -149,8 +152,8 @@ def build_tiny_policy(directory: Path, demos: list, args: argparse.Namespace, se
     texts = context_texts([*demos, *entity_swaps(demos, args.tokenizer_swaps, seed=seed)], agent)
     build_tiny_model(directory, texts=texts, spec=spec)
     if args.copy_pretraining_steps:
-        copy_pretrain(directory, texts, steps=args.copy_pretraining_steps, max_gap=args.copy_pretraining_gap, seed=seed,
-                      progress=progress)
+        copy_pretrain(directory, texts, steps=args.copy_pretraining_steps, max_gap=args.copy_pretraining_gap,
+                      spans=args.copy_pretraining_spans, seed=seed, progress=progress)
     return directory
 
 

@@ -35,6 +35,8 @@ IGNORED = -100
 #: The longest gap, in tokens, over which ``copy_accuracy_far`` measures copying: about the page an
 #: agent's row holds between its task and its action (2,000 characters of simplified HTML).
 FAR_GAP = 384
+#: What a copy row's span is made of: a run of the corpus, or tokens drawn uniformly from its vocabulary.
+COPY_SPANS = ("corpus", "random")
 
 
 def token_stream(tokenizer: Any, texts: Iterable[str]) -> list[int]:
@@ -54,12 +56,16 @@ def shuffled(stream: Sequence[int], seed: int = 3) -> list[int]:
 
 
 def repeated_spans(stream: Sequence[int], rng: random.Random, batch_size: int, *, max_prefix: int = 64,
-                   min_span: int = 4, max_span: int = 64, max_gap: int = 0, pad_id: int = 0) -> dict[str, Any]:
+                   min_span: int = 4, max_span: int = 64, max_gap: int = 0, vocabulary: Sequence[int] | None = None,
+                   pad_id: int = 0) -> dict[str, Any]:
     """One batch of copy rows: up to ``max_prefix`` tokens of ``stream``, a span of it, up to ``max_gap``
     tokens of other text, the span again.
 
     The gap is what an agent's row has between the intent and the action that copies from it (a
     page of a few hundred tokens); without one, a repeat only ever follows its span directly.
+    With ``vocabulary``, a span is tokens drawn uniformly from it instead of a run of ``stream``:
+    a repeat of corpus text can be predicted from the corpus, a repeat of random tokens only by
+    copying.
     Returns ``input_ids``, ``attention_mask`` and ``labels`` tensors (right-padded); the labels
     are the repeat's tokens and :data:`IGNORED` elsewhere.
     """
@@ -75,6 +81,8 @@ def repeated_spans(stream: Sequence[int], rng: random.Random, batch_size: int, *
         start = rng.randrange(len(stream) - prefix_length)
         span_start = rng.randrange(len(stream) - span_length)
         prefix, span = stream[start : start + prefix_length], stream[span_start : span_start + span_length]
+        if vocabulary is not None:
+            span = [rng.choice(vocabulary) for _ in range(span_length)]
         gap: Sequence[int] = []
         if max_gap:  # drawn only then, so rows without a gap are those drawn before the option existed
             gap_length = rng.randint(0, max_gap)
@@ -127,13 +135,15 @@ def copy_accuracy(model: Any, stream: Sequence[int], *, batches: int = 2, batch_
 
 
 def copy_pretrain(model_dir: str | Path, texts: Iterable[str], *, steps: int = 600, batch_size: int = 32,
-                  learning_rate: float = 3e-3, max_gap: int = 0, seed: int = 0,
+                  learning_rate: float = 3e-3, max_gap: int = 0, spans: str = "corpus", seed: int = 0,
                   progress: bool = True) -> dict[str, float]:
     """Train the model saved in ``model_dir`` on repeated spans of ``texts`` and save it there again.
 
     AdamW with gradients clipped at norm 1, on the saved model's device (bf16 on CUDA where
     supported, float32 on CPU). ``max_gap`` puts up to that many tokens of other text between a
-    span and its repeat (:func:`repeated_spans`). Returns the copy accuracy (:func:`copy_accuracy`
+    span and its repeat (:func:`repeated_spans`). ``spans="random"`` makes every span tokens drawn
+    uniformly from the corpus's vocabulary, which only copying predicts; ``"corpus"`` takes runs of
+    the corpus, which the model can learn to predict without copying. Returns the copy accuracy (:func:`copy_accuracy`
     on spans never trained on) before and after: right after the span (``copy_accuracy``), across
     gaps of up to :data:`FAR_GAP` tokens (``copy_accuracy_far``) and on the corpus's tokens shuffled
     (``copy_accuracy_shuffled``, the only one of the three that memorising the corpus cannot
@@ -148,10 +158,13 @@ def copy_pretrain(model_dir: str | Path, texts: Iterable[str], *, steps: int = 6
         raise ValueError(f"steps must be a whole number of optimizer steps, at least 1, got {steps!r}")
     if not isinstance(max_gap, int) or isinstance(max_gap, bool) or max_gap < 0:
         raise ValueError(f"max_gap must be a whole number of tokens, at least 0, got {max_gap!r}")
+    if spans not in COPY_SPANS:
+        raise ValueError(f"spans must be one of {COPY_SPANS}, got {spans!r}")
     model_dir = Path(model_dir)
     model, tokenizer = load_policy(str(model_dir))
     stream = token_stream(tokenizer, texts)
     pad_id = tokenizer.pad_token_id or 0
+    vocabulary = sorted(set(stream)) if spans == "random" else None
     measures = {"copy_accuracy": {}, "copy_accuracy_far": {"max_gap": FAR_GAP},
                 "copy_accuracy_shuffled": {"shuffled_tokens": True}}
     before = {name: copy_accuracy(model, stream, pad_id=pad_id, **how) for name, how in measures.items()}
@@ -163,7 +176,7 @@ def copy_pretrain(model_dir: str | Path, texts: Iterable[str], *, steps: int = 6
         torch.manual_seed(seed)
         for _ in range(steps):
             batch = {k: v.to(device) for k, v in repeated_spans(stream, rng, batch_size, max_gap=max_gap,
-                                                                      pad_id=pad_id).items()}
+                                                                      vocabulary=vocabulary, pad_id=pad_id).items()}
             loss = torch.nn.functional.cross_entropy(*repeat_logits(model, batch))
             loss.backward()
             torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)

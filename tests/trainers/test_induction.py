@@ -78,6 +78,24 @@ def test_copy_pretraining_teaches_the_tiny_model_its_corpus_not_copying(place_fa
     assert result["copy_accuracy_shuffled"] < result["copy_accuracy"] - 0.3
 
 
+def test_random_spans_are_tokens_of_the_vocabulary_that_no_run_of_the_corpus_holds():
+    stream = list(range(1000, 1400))
+    vocabulary = list(range(5000, 5050))
+    batch = repeated_spans(stream, random.Random(0), 32, max_prefix=8, min_span=4, max_span=12, max_gap=20,
+                           vocabulary=vocabulary)
+    drawn = []
+    for ids, labels in zip(batch["input_ids"].tolist(), batch["labels"].tolist(), strict=True):
+        repeat = [label for label in labels if label != IGNORED]
+        assert set(repeat) <= set(vocabulary) and 4 <= len(repeat) <= 12
+        length = sum(1 for token in ids if token != 0)
+        start = next(i for i, token in enumerate(ids) if token in vocabulary)
+        assert ids[start : start + len(repeat)] == repeat and ids[length - len(repeat) : length] == repeat
+        # prefix and gap are corpus text
+        assert not set(ids[:start] + ids[start + len(repeat) : length - len(repeat)]) & set(vocabulary)
+        drawn += repeat
+    assert len(set(drawn)) > 40  # spread over the vocabulary, not a few favourite tokens
+
+
 def test_shuffled_tokens_keep_the_vocabulary_and_lose_the_order():
     stream = list(range(500)) * 2
     mixed = shuffled(stream)
@@ -94,6 +112,8 @@ def test_copy_pretraining_refuses_a_bad_step_count_or_too_little_text(tiny_model
     for gap in (-1, 2.5, True):
         with pytest.raises(ValueError, match="max_gap must be a whole number"):
             copy_pretrain(model_dir, ["some text"], steps=1, max_gap=gap, progress=False)
+    with pytest.raises(ValueError, match=r"spans must be one of \('corpus', 'random'\), got 'words'"):
+        copy_pretrain(model_dir, ["some text"], steps=1, spans="words", progress=False)
     with pytest.raises(ValueError, match="pass more text"):
         copy_pretrain(model_dir, ["too short"], steps=1, progress=False)
     assert (model_dir / "model.safetensors").read_bytes() == before
