@@ -84,10 +84,11 @@ def test_random_spans_are_tokens_of_the_vocabulary_that_no_run_of_the_corpus_hol
     batch = repeated_spans(stream, random.Random(0), 32, max_prefix=8, min_span=4, max_span=12, max_gap=20,
                            vocabulary=vocabulary)
     drawn = []
-    for ids, labels in zip(batch["input_ids"].tolist(), batch["labels"].tolist(), strict=True):
+    for ids, mask, labels in zip(batch["input_ids"].tolist(), batch["attention_mask"].tolist(),
+                                 batch["labels"].tolist(), strict=True):
         repeat = [label for label in labels if label != IGNORED]
         assert set(repeat) <= set(vocabulary) and 4 <= len(repeat) <= 12
-        length = sum(1 for token in ids if token != 0)
+        length = sum(mask)
         start = next(i for i, token in enumerate(ids) if token in vocabulary)
         assert ids[start : start + len(repeat)] == repeat and ids[length - len(repeat) : length] == repeat
         # prefix and gap are corpus text
