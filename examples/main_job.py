@@ -182,12 +182,13 @@ def grpo_config(args: argparse.Namespace, output_dir: Path, train_ids: list[int]
     )
 
 
-def solvable_demonstrations(families: list[str], max_turns: int) -> list:
+def solvable_demonstrations(families: list[str], max_turns: int, *, progress: bool = True) -> list:
     """The oracle's demonstrations on the train tasks of ``families`` that it solves within ``max_turns``."""
     train = family_task_ids("train", families)
     if not train:
         raise SystemExit(f"No train task belongs to the families {families}; see `webarena-gym tasks stats`.")
-    return [d for d in record_oracle_demonstrations("train", task_ids=train) if len(d.turns) <= max_turns]
+    return [d for d in record_oracle_demonstrations("train", task_ids=train, progress=progress)
+            if len(d.turns) <= max_turns]
 
 
 def select_tasks(families: list[str], max_turns: int, per_family: int = 0) -> tuple[list[int], list[int], list]:

@@ -142,7 +142,8 @@ class Experiment:
         if path.exists():
             solvable = read_demonstrations(path).demonstrations
         else:
-            solvable = solvable_demonstrations(self.args.families, self.args.max_turns)
+            solvable = solvable_demonstrations(self.args.families, self.args.max_turns,
+                                               progress=not self.args.no_progress)
             write_demonstrations(solvable, path)
         train_ids, test_ids, demos = split_demonstrations(solvable, self.args.train_per_family)
         return train_ids, test_ids, demos, grpo_task_ids(self.args, train_ids, solvable)
