@@ -118,6 +118,12 @@ def check_settings(out: Path, args: argparse.Namespace) -> None:
     temporary.replace(path)
 
 
+def finished_seconds(done: Path) -> float | None:
+    """The seconds a finished piece took, from its ``DONE`` marker (None where an older run did not record them)."""
+    marker = done.read_text()
+    return json.loads(marker).get("seconds") if marker.startswith("{") else None
+
+
 class Experiment:
     """One run of the four arms over the seeds, resumable: every finished piece is kept on disk."""
 
@@ -191,8 +197,7 @@ class Experiment:
                 train_grpo(grpo_config(self.args, target, self.grpo_ids, seed, disable_tqdm=not self.progress),
                            str(start))
             done.write_text(json.dumps({"seconds": round(time.perf_counter() - started, 1)}))
-        marker = done.read_text()
-        return read_metrics(target / METRICS_FILE), json.loads(marker)["seconds"] if marker.startswith("{") else None
+        return read_metrics(target / METRICS_FILE), finished_seconds(done)
 
     def run_seed(self, seed: int) -> dict[str, Any]:
         """The four arms and the scaling curve for one seed."""
@@ -200,12 +205,13 @@ class Experiment:
         args = self.args
         tiny = root / "tiny"
         if not (tiny / "DONE").exists():
+            started = time.perf_counter()
             build_tiny_policy(tiny, self.demos, args, seed, progress=self.progress)
-            (tiny / "DONE").write_text(json.dumps({"seconds": 0.0}))
+            (tiny / "DONE").write_text(json.dumps({"seconds": round(time.perf_counter() - started, 1)}))
         starts = {"untrained": None, "grpo_zero": ("grpo", tiny), "bc": ("bc", tiny), "bc_grpo": ("grpo", root / "bc")}
         arms: dict[str, Any] = {}
         dynamics: dict[str, list[dict[str, Any]]] = {}
-        timing: dict[str, float] = {}
+        timing: dict[str, float | None] = {"build tiny": finished_seconds(tiny / "DONE")}
         for arm, start in starts.items():
             model_dir = tiny
             if start is not None:

@@ -49,6 +49,9 @@ def test_the_experiment_reports_every_arm_and_scaling_point_and_resumes(tmp_path
     assert seed["scaling"]["2"] == seed["arms"]["bc_grpo"]["greedy"]["success"]
     assert any("rollout/reward" in r for r in seed["dynamics"]["bc_grpo"])
     assert any("train_loss" in r for r in seed["dynamics"]["bc"])
+    # Every piece's seconds, the tiny model's build (tokenizer and weights) among them.
+    assert {"build tiny", "train bc", "train grpo_zero", "train bc_grpo", "eval bc"} <= set(seed["timing_s"])
+    assert seed["timing_s"]["build tiny"] > 0.0
     # The curriculum's final state, one row per family GRPO could draw from, with what it drew.
     for arm in ("grpo_zero", "bc_grpo"):
         rows = json.loads((tmp_path / "run" / "seed0" / arm / "curriculum.json").read_text())
