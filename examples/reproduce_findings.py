@@ -118,6 +118,11 @@ def check_settings(out: Path, args: argparse.Namespace) -> None:
     temporary.replace(path)
 
 
+def mark_finished(done: Path, started: float) -> None:
+    """Write the ``DONE`` marker of a piece begun at ``started`` (``time.perf_counter()``), with its seconds."""
+    done.write_text(json.dumps({"seconds": round(time.perf_counter() - started, 1)}))
+
+
 def finished_seconds(done: Path) -> float | None:
     """The seconds a finished piece took, from its ``DONE`` marker (None where an older run did not record them)."""
     marker = done.read_text()
@@ -148,8 +153,7 @@ class Experiment:
         if path.exists():
             solvable = read_demonstrations(path).demonstrations
         else:
-            solvable = solvable_demonstrations(self.args.families, self.args.max_turns,
-                                               progress=not self.args.no_progress)
+            solvable = solvable_demonstrations(self.args.families, self.args.max_turns, progress=self.progress)
             write_demonstrations(solvable, path)
         train_ids, test_ids, demos = split_demonstrations(solvable, self.args.train_per_family)
         return train_ids, test_ids, demos, grpo_task_ids(self.args, train_ids, solvable)
@@ -196,7 +200,7 @@ class Experiment:
             else:
                 train_grpo(grpo_config(self.args, target, self.grpo_ids, seed, disable_tqdm=not self.progress),
                            str(start))
-            done.write_text(json.dumps({"seconds": round(time.perf_counter() - started, 1)}))
+            mark_finished(done, started)
         return read_metrics(target / METRICS_FILE), finished_seconds(done)
 
     def run_seed(self, seed: int) -> dict[str, Any]:
@@ -207,7 +211,7 @@ class Experiment:
         if not (tiny / "DONE").exists():
             started = time.perf_counter()
             build_tiny_policy(tiny, self.demos, args, seed, progress=self.progress)
-            (tiny / "DONE").write_text(json.dumps({"seconds": round(time.perf_counter() - started, 1)}))
+            mark_finished(tiny / "DONE", started)
         starts = {"untrained": None, "grpo_zero": ("grpo", tiny), "bc": ("bc", tiny), "bc_grpo": ("grpo", root / "bc")}
         arms: dict[str, Any] = {}
         dynamics: dict[str, list[dict[str, Any]]] = {}
