@@ -28,13 +28,17 @@ def test_the_experiment_reports_every_arm_and_scaling_point_and_resumes(tmp_path
     argv = ["--output", str(tmp_path / "run"), "--families", *FAMILIES, "--train-per-family", "1", "--test-limit", "3",
             "--seeds", "0", "--bc-epochs", "1", "--grpo-steps", "1", "--grpo-tasks-per-step", "1",
             "--num-generations", "2", "--sampled-passes", "1", "--scaling", "2", "3", "--max-turns", "2",
-            "--grpo-tasks", "all", "--grpo-sampling", "learnable", "--no-progress"]
+            "--copy-pretraining-steps", "2", "--no-progress"]  # the findings' defaults otherwise
     findings = script.main(argv)
     table = capsys.readouterr().out
 
     saved = json.loads((tmp_path / "run" / "findings.json").read_text())
     assert saved["summary"] == json.loads(json.dumps(findings["summary"]))
     assert len(saved["tasks"]["test_ids"]) == 3 and len(saved["tasks"]["families"]) == 3
+    # Options not given take the findings' defaults (the best configuration measured), not the main job's.
+    assert {k: saved["config"][k] for k in script.FINDINGS_DEFAULTS} == {
+        **script.FINDINGS_DEFAULTS, "bc_epochs": 1.0, "copy_pretraining_steps": 2}
+    assert saved["config"]["tokenizer_swaps"] == 3 and saved["config"]["grpo_sampling"] == "learnable"
     # GRPO draws from every solvable train task of the families (BC's one per family among them; the held-out
     # tasks are the test split's, never drawn).
     grpo_ids, train_ids = set(saved["tasks"]["grpo_ids"]), set(saved["tasks"]["train_ids"])
@@ -85,6 +89,12 @@ def test_the_experiment_reports_every_arm_and_scaling_point_and_resumes(tmp_path
     assert script.main(argv)["summary"] == findings["summary"]
     with pytest.raises(SystemExit, match=r"--curriculum-memory: 0\.98 there, 0\.9 now"):
         script.main([*argv, "--curriculum-memory", "0.9"])
+    # ... as the main job's default, not the findings' own: a run saved before --grpo-sampling existed drew
+    # its tasks uniformly, so today's default (learnable) is another setting.
+    settings_path.write_text(json.dumps({k: v for k, v in older.items() if k != "grpo_sampling"}))
+    with pytest.raises(SystemExit, match=r"--grpo-sampling: 'uniform' there, 'learnable' now"):
+        script.main(argv)
+    assert script.main([*argv, "--grpo-sampling", "uniform"])["summary"] == findings["summary"]
     assert {p: p.stat().st_mtime_ns for p in trained} == trained
     settings_path.write_bytes(b'{"bc_epochs": \xff')
     with pytest.raises(SystemExit, match="settings.json is unreadable.*--fresh"):
