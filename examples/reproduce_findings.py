@@ -91,14 +91,17 @@ def parse_args(argv: list[str] | None = None, *, findings_defaults: bool = True)
     parser.add_argument("--sampled-passes", type=int, default=2, help="temperature-1 passes over the held-out tasks")
     parser.add_argument("--threads", type=int, default=0,
                         help="torch CPU threads (0: torch's default; 1 is faster on a machine shared with other jobs)")
+    parser.add_argument("--arms", nargs="+", choices=ARMS, default=list(ARMS),
+                        help="the arms to train and evaluate (BC+GRPO trains BC first); a later run with more "
+                             "arms into the same --output adds them")
     parser.add_argument("--fresh", action="store_true", help="discard earlier results in --output")
     parser.add_argument("--no-progress", action="store_true", help="no progress bars")
     return parser.parse_args(argv)
 
 
-# Arguments that change no finished piece: another seed is another folder, another scaling point
+# Arguments that change no finished piece: another seed is another folder, another scaling point or arm
 # another evaluation file, and the rest only change how the run is shown or scheduled.
-RUN_ONLY_ARGUMENTS = frozenset({"output", "seeds", "scaling", "threads", "fresh", "no_progress"})
+RUN_ONLY_ARGUMENTS = frozenset({"output", "seeds", "scaling", "arms", "threads", "fresh", "no_progress"})
 SETTINGS_FILE = "settings.json"
 
 
@@ -215,7 +218,7 @@ class Experiment:
         return read_metrics(target / METRICS_FILE), finished_seconds(done)
 
     def run_seed(self, seed: int) -> dict[str, Any]:
-        """The four arms and the scaling curve for one seed."""
+        """The arms asked for and, with BC+GRPO among them, the scaling curve for one seed."""
         root = self.out / f"seed{seed}"
         args = self.args
         tiny = root / "tiny"
@@ -227,15 +230,17 @@ class Experiment:
         arms: dict[str, Any] = {}
         dynamics: dict[str, list[dict[str, Any]]] = {}
         timing: dict[str, float | None] = {"build tiny": finished_seconds(tiny / "DONE")}
-        for arm, start in starts.items():
+        for arm in (a for a in ARMS if a in args.arms):
             model_dir = tiny
-            if start is not None:
+            if arm == "bc_grpo" and "bc" not in args.arms:  # its start, trained but not evaluated
+                dynamics["bc"], timing["train bc"] = self.train(*starts["bc"], root / "bc", seed)
+            if starts[arm] is not None:
                 model_dir = root / arm
-                dynamics[arm], timing[f"train {arm}"] = self.train(start[0], start[1], model_dir, seed)
+                dynamics[arm], timing[f"train {arm}"] = self.train(*starts[arm], model_dir, seed)
             arms[arm] = self.evaluate(model_dir, arm, seed, max_turns=args.max_turns, sampled=True)
             timing[f"eval {arm}"] = arms[arm].get("seconds")
         scaling = {}
-        for turns in args.scaling:
+        for turns in args.scaling if "bc_grpo" in arms else ():
             record = arms["bc_grpo"] if turns == args.max_turns else self.evaluate(
                 root / "bc_grpo", f"bc_grpo_turns{turns}", seed, max_turns=turns, sampled=False)
             scaling[str(turns)] = record["greedy"]["success"]
@@ -279,7 +284,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                   "train_ids": experiment.train_ids, "test_ids": experiment.test_ids, "test_sites": sites,
                   "grpo_ids": experiment.grpo_ids},
         "seeds": seeds,
-        "summary": summarize(seeds, ARMS),
+        "summary": summarize(seeds),
         "wall_s": round(time.perf_counter() - started, 1),
     }
     (experiment.out / "findings.json").write_text(json.dumps(findings, indent=1))

@@ -1,7 +1,8 @@
 """The findings experiment's plumbing, with a budget far too small to learn anything.
 
 Runs ``examples/reproduce_findings.py`` end to end (real embedded sites, a real tiny model,
-BC and GRPO for one step each) on one train task of each of three families on three sites, then checks what
+BC and GRPO for one step each) on one train task of each of three families on three sites, some arms
+first and then the rest, then checks what
 a user reads: the JSON holds every arm greedy and sampled and every scaling point, the PNG
 is a PNG, the table names every arm, a second run resumes instead of training again, and a run
 with other settings into the same folder stops instead of mixing results.
@@ -29,8 +30,22 @@ def test_the_experiment_reports_every_arm_and_scaling_point_and_resumes(tmp_path
             "--seeds", "0", "--bc-epochs", "1", "--grpo-steps", "1", "--grpo-tasks-per-step", "1",
             "--num-generations", "2", "--sampled-passes", "1", "--scaling", "2", "3", "--max-turns", "2",
             "--copy-pretraining-steps", "2", "--no-progress"]  # the findings' defaults otherwise
+    # Some arms first: BC+GRPO trains BC as its start without evaluating it; only targets whose arms ran are checked.
+    partial = script.main([*argv, "--arms", "untrained", "bc_grpo"])
+    table = capsys.readouterr().out
+    assert set(partial["seeds"]["0"]["arms"]) == set(partial["summary"]["arms"]) == {"untrained", "bc_grpo"}
+    assert {"train bc", "train bc_grpo"} <= set(partial["seeds"]["0"]["timing_s"])
+    assert "eval bc" not in partial["seeds"]["0"]["timing_s"] and partial["summary"]["targets"] == {}
+    assert set(partial["summary"]["scaling"]) == {"2", "3"}
+    assert "target" not in table and any(line.startswith("BC ") and line.split()[1] == "-" for line in table.splitlines())
+    bc_weights = tmp_path / "run" / "seed0" / "bc" / "model.safetensors"
+    bc_trained = bc_weights.stat().st_mtime_ns
+
+    # The rest of the arms into the same folder: what the partial run finished is kept, not trained again.
     findings = script.main(argv)
     table = capsys.readouterr().out
+    assert bc_weights.stat().st_mtime_ns == bc_trained
+    assert findings["seeds"]["0"]["arms"]["bc_grpo"] == partial["seeds"]["0"]["arms"]["bc_grpo"]
 
     saved = json.loads((tmp_path / "run" / "findings.json").read_text())
     assert saved["summary"] == json.loads(json.dumps(findings["summary"]))
