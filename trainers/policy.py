@@ -44,14 +44,16 @@ def load_tokenizer(path: str) -> Any:
     return AutoTokenizer.from_pretrained(path)
 
 
-def load_policy(path: str, *, device: torch.device | None = None) -> tuple[Any, Any]:
-    """A saved model and its tokenizer, in bf16 on CUDA (where supported), float32 on CPU."""
+def load_policy(path: str, *, device: torch.device | None = None,
+                dtype: torch.dtype | None = None) -> tuple[Any, Any]:
+    """A saved model and its tokenizer; by default in bf16 on CUDA (where supported), float32 on CPU."""
     from transformers import AutoModelForCausalLM
 
     from .config import cuda_bf16_available
 
     device = device or pick_device()
-    dtype = torch.bfloat16 if device.type == "cuda" and cuda_bf16_available() else torch.float32
+    if dtype is None:
+        dtype = torch.bfloat16 if device.type == "cuda" and cuda_bf16_available() else torch.float32
     model = AutoModelForCausalLM.from_pretrained(path, dtype=dtype).to(device)
     return model, load_tokenizer(path)
 

@@ -7,9 +7,10 @@ import shutil
 
 import pytest
 import torch
+from safetensors import safe_open
 
 from trainers.induction import IGNORED, copy_accuracy, copy_pretrain, repeated_spans, shuffled, token_stream
-from trainers.policy import load_policy
+from trainers.policy import Sampler, load_policy
 from trainers.tiny import demonstration_texts
 
 pytestmark = pytest.mark.train
@@ -76,6 +77,14 @@ def test_copy_pretraining_teaches_the_tiny_model_its_corpus_not_copying(place_fa
     assert result["copy_accuracy"] > 0.5 and result["copy_accuracy_far_before"] < 0.1 and result["copy_accuracy_far"] > 0.5
     # ... because it predicts its corpus: the same tokens shuffled, which only copying predicts, stay far below.
     assert result["copy_accuracy_shuffled"] < result["copy_accuracy"] - 0.3
+    # Saved as built, in float32 (on CUDA too, where it trains under bf16 autocast), every weight finite,
+    # and the policy samples from it.
+    with safe_open(str(model_dir / "model.safetensors"), framework="pt") as saved:
+        weights = [saved.get_tensor(name) for name in saved.keys()]
+    assert all(w.dtype == torch.float32 and torch.isfinite(w).all() for w in weights)
+    torch.manual_seed(0)
+    sampled = Sampler(model, tokenizer, max_new_tokens=8, temperature=1.0)([stream[:64]] * 4)
+    assert len(sampled) == 4 and all(0 < len(ids) <= 8 and max(ids) < len(tokenizer) for ids in sampled)
 
 
 def test_random_spans_are_tokens_of_the_vocabulary_that_no_run_of_the_corpus_holds():
