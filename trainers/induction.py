@@ -151,7 +151,8 @@ def copy_pretrain(model_dir: str | Path, texts: Iterable[str], *, steps: int = 6
     (:func:`copy_accuracy` on spans never trained on) before and after: right after the span (``copy_accuracy``), across
     gaps of up to :data:`FAR_GAP` tokens (``copy_accuracy_far``) and on the corpus's tokens shuffled
     (``copy_accuracy_shuffled``, the only one of the three that memorising the corpus cannot
-    raise), and the step count.
+    raise), and the step count. A loss that is no longer finite stops it with ``FloatingPointError``,
+    the saved model left as it was.
     """
     import torch
     from tqdm.auto import tqdm
@@ -185,6 +186,9 @@ def copy_pretrain(model_dir: str | Path, texts: Iterable[str], *, steps: int = 6
                                                                       vocabulary=vocabulary, pad_id=pad_id).items()}
             with torch.autocast(device.type, dtype=torch.bfloat16, enabled=mixed):
                 loss = torch.nn.functional.cross_entropy(*repeat_logits(model, batch))
+            if not torch.isfinite(loss):
+                raise FloatingPointError(f"copy pretraining diverged at step {bar.n + 1}: loss {loss.item()} "
+                                         f"({model_dir} is left as it was); lower learning_rate")
             loss.backward()
             torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
             optimizer.step()

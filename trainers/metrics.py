@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -36,8 +37,17 @@ METRICS_FILE = "metrics.jsonl"
 FIGURE_FILE = "training_dynamics.png"
 
 
+#: Logged numbers that are no longer finite once training has diverged (the Trainer logs a NaN loss as
+#: the mean of earlier ones, or 0 at first, so the gradient norm is what shows it).
+DIVERGENCE_KEYS = ("loss", "grad_norm")
+
+
 class MetricsRecorder(TrainerCallback):
-    """Appends each log to ``<output_dir>/metrics.jsonl``; plots them when training ends."""
+    """Appends each log to ``<output_dir>/metrics.jsonl``; plots them when training ends.
+
+    A log whose loss or gradient norm is not finite stops training with ``FloatingPointError``
+    (after it is written): from there on every update would turn the weights into NaN.
+    """
 
     def __init__(self, *, plot: bool = True):
         self.plot = plot
@@ -56,6 +66,11 @@ class MetricsRecorder(TrainerCallback):
         self.records.append(record)
         with (Path(args.output_dir) / METRICS_FILE).open("a", encoding="utf-8") as handle:
             handle.write(json.dumps(record) + "\n")
+        diverged = {k: logs[k] for k in DIVERGENCE_KEYS if k in logs and not math.isfinite(logs[k])}
+        if diverged:
+            raise FloatingPointError(
+                f"training diverged at step {state.global_step}: {diverged} ({args.output_dir}); lower the learning "
+                "rate, or check that the starting model's weights are finite")
 
     def on_train_end(self, args, state, control, **kwargs):
         if self.plot and state.is_world_process_zero and self.records:

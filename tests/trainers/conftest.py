@@ -51,3 +51,19 @@ def bc_model_dir(place_family, tiny_model_dir, tmp_path_factory) -> Path:
     output = tmp_path_factory.mktemp("bc")
     train_bc(bc_config(output, num_train_epochs=40, logging_steps=4), str(tiny_model_dir), demonstrations=demos)
     return output
+
+
+@pytest.fixture
+def nan_model_dir(tiny_model_dir, tmp_path) -> Path:
+    """A copy of the tiny model with one weight not a number (what a diverged run leaves)."""
+    import shutil
+
+    import torch
+    from safetensors.torch import load_file, save_file
+
+    model_dir = shutil.copytree(tiny_model_dir, tmp_path / "nan")
+    weights = load_file(str(model_dir / "model.safetensors"))
+    name = next(n for n in weights if "layers.0" in n and n.endswith("weight"))
+    weights[name].view(-1)[0] = torch.nan
+    save_file(weights, str(model_dir / "model.safetensors"), metadata={"format": "pt"})
+    return model_dir

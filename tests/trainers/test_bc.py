@@ -88,3 +88,15 @@ def test_the_progress_bar_shows_the_key_numbers_instead_of_printing_each_log(pla
     captured = capsys.readouterr()
     assert "loss=" in captured.err and "acc=" in captured.err
     assert "{'loss'" not in captured.out + captured.err
+
+
+def test_bc_that_diverges_stops_with_a_clear_error_instead_of_saving_nan_weights(place_family, nan_model_dir,
+                                                                                 tmp_path):
+    from trainers.bc import train_bc
+
+    _tasks, demos = place_family
+    with pytest.raises(FloatingPointError, match=r"training diverged at step 1: \{'grad_norm': nan\}"):
+        train_bc(bc_config(tmp_path / "bc", max_steps=3, logging_steps=1), str(nan_model_dir), demonstrations=demos)
+    logged = [json.loads(line) for line in (tmp_path / "bc" / "metrics.jsonl").read_text().splitlines()]
+    assert len(logged) == 1 and logged[0]["grad_norm"] != logged[0]["grad_norm"]  # written, then stopped
+    assert not (tmp_path / "bc" / "model.safetensors").exists()

@@ -128,3 +128,11 @@ def test_copy_pretraining_refuses_a_bad_step_count_or_too_little_text(tiny_model
         copy_pretrain(model_dir, ["too short"], steps=1, progress=False)
     assert (model_dir / "model.safetensors").read_bytes() == before
     assert torch.isfinite(next(load_policy(str(model_dir))[0].parameters())).all()
+
+
+def test_copy_pretraining_stops_with_a_clear_error_when_the_loss_is_not_finite(place_family, nan_model_dir):
+    _tasks, demos = place_family
+    saved = (nan_model_dir / "model.safetensors").read_bytes()
+    with pytest.raises(FloatingPointError, match="copy pretraining diverged at step 1: loss nan.*lower learning_rate"):
+        copy_pretrain(nan_model_dir, demonstration_texts(demos), steps=5, batch_size=4, progress=False)
+    assert (nan_model_dir / "model.safetensors").read_bytes() == saved
