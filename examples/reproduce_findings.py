@@ -16,6 +16,7 @@ small`` builds a larger model there).
 
     python examples/reproduce_findings.py --threads 1 --seeds 0 &   # one process per seed (likewise 1, 2):
     python examples/reproduce_findings.py --threads 1               # then all seeds, read back: table, JSON, PNG
+    python examples/reproduce_findings.py --arms bc bc_grpo         # some arms; a later run adds the rest
 
 The defaults are the configuration with the best held-out results (``FINDINGS_DEFAULTS``; the main
 job's defaults with ``findings_defaults=False``). The three seeds as parallel single-thread processes,
