@@ -60,12 +60,15 @@ class MetricsRecorder(TrainerCallback):
             (Path(args.output_dir) / METRICS_FILE).write_text("", encoding="utf-8")
 
     def on_log(self, args, state, control, logs=None, **kwargs):
-        if not logs or not state.is_world_process_zero:
+        if not logs:
             return
-        record = {"step": state.global_step, **{k: v for k, v in logs.items() if isinstance(v, (int, float))}}
-        self.records.append(record)
-        with (Path(args.output_dir) / METRICS_FILE).open("a", encoding="utf-8") as handle:
-            handle.write(json.dumps(record) + "\n")
+        if state.is_world_process_zero:
+            record = {"step": state.global_step, **{k: v for k, v in logs.items() if isinstance(v, (int, float))}}
+            self.records.append(record)
+            with (Path(args.output_dir) / METRICS_FILE).open("a", encoding="utf-8") as handle:
+                handle.write(json.dumps(record) + "\n")
+        # Every process checks (the logged loss and gradient norm are the same on each): a stop on the first
+        # process alone would leave the others waiting in their next collective.
         diverged = {k: logs[k] for k in DIVERGENCE_KEYS if k in logs and not math.isfinite(logs[k])}
         if diverged:
             raise FloatingPointError(
