@@ -67,7 +67,10 @@ def format_report(findings: dict[str, Any]) -> str:
     """The terminal table: success per arm (mean ± std over seeds, per-seed values), scaling, targets."""
     summary = findings["summary"]
     tasks = findings["tasks"]
-    lines = [f"Success on {len(tasks['test_ids'])} held-out test tasks ({', '.join(tasks['test_sites'])}), "
+    config = findings.get("config", {})
+    model = config.get("base_model") or f"a {config.get('model_size', 'tiny')} model built from the demonstrations"
+    lines = [f"Every arm starts from {model}.",
+             f"Success on {len(tasks['test_ids'])} held-out test tasks ({', '.join(tasks['test_sites'])}), "
              f"% over seeds {list(findings['seeds'])}: mean ± std [per seed]",
              f"{'arm':<32}{'greedy':>22}{'sampled (T=1)':>22}"]
     lines.append("-" * len(lines[-1]))

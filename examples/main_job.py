@@ -11,6 +11,7 @@ Everything is offline (bf16 on CUDA where there is one); about half an hour on 2
 
     python examples/main_job.py                      # 24 families on five sites, 46 held-out tasks
     python examples/main_job.py --families map.zip_code reddit.bigger_forum --train-per-family 0
+    python examples/main_job.py --base-model Qwen/Qwen2.5-0.5B-Instruct --max-new-tokens 96   # pretrained (a GPU)
 
 Its defaults are one seed of examples/reproduce_findings.py's BC and BC+GRPO arms, which runs
 them over seeds beside the untrained model and GRPO from the untrained model, with test-time scaling.
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import sys
 import time
 import warnings
 from collections import Counter
@@ -40,7 +42,7 @@ from trainers.config import LAYOUTS, TASK_SAMPLING, AgentArguments, BCConfig, Mu
 from trainers.evaluation import evaluate_model, success_rate
 from trainers.grpo import train_grpo
 from trainers.induction import COPY_SPANS, copy_pretrain
-from trainers.policy import load_policy
+from trainers.policy import check_pretrained, load_policy
 from trainers.tiny import TinyModelSpec, build_tiny_model
 from webarena_gym.demos import record_oracle_demonstrations, write_demonstrations
 from webarena_gym.evaluation import format_success_table, write_results
@@ -104,6 +106,17 @@ def add_training_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--beta", type=float, default=0.0, help="KL coefficient to the reference (BC) model")
     parser.add_argument("--layout", default="trajectory", choices=LAYOUTS)
     parser.add_argument("--thinking", action="store_true", help="<think>...</think><answer>...</answer> format")
+    parser.add_argument("--max-new-tokens", type=int, default=48,
+                        help="token limit of one turn, in GRPO's rollouts and in evaluation (a pretrained base, above "
+                             "all with --thinking, may need more)")
+    parser.add_argument("--base-model", metavar="NAME_OR_PATH",
+                        help="start from this pretrained causal LM (a model directory or hub id whose tokenizer has a "
+                             "chat template; the paper's are Qwen2.5-3B-Instruct and Llama-3.1-8B-Instruct) instead "
+                             "of a tiny model built from the demonstrations: 'untrained' is then the base as it is. "
+                             "The options that build the tiny model (below) do not apply to it")
+    parser.add_argument("--lora-r", type=int, default=0,
+                        help="LoRA rank of BC and GRPO (0: every weight trains); the saved models have the adapter "
+                             "merged in. For a large --base-model on one GPU")
     parser.add_argument("--model-size", choices=sorted(MODEL_SIZES), default="tiny",
                         help="tiny for CPU; small (6 layers, width 384) for a GPU")
     parser.add_argument("--tokenizer-swaps", type=int, default=0,
@@ -121,12 +134,41 @@ def add_training_arguments(parser: argparse.ArgumentParser) -> None:
                              "its repeat, as a page lies between an agent's task and its action (0: right after)")
 
 
+#: The options that build the tiny model; a run from ``--base-model`` has none.
+TINY_MODEL_OPTIONS = ("model_size", "tokenizer_swaps", "copy_pretraining_steps", "copy_pretraining_spans",
+                      "copy_pretraining_gap")
+
+
+def resolve_base_model(parser: argparse.ArgumentParser, args: argparse.Namespace,
+                       argv: list[str] | None) -> argparse.Namespace:
+    """With ``--base-model``: refuse the tiny model's options where given, and record them as not used (None)."""
+    if args.base_model is None:
+        return args
+    flags = [f"--{name.replace('_', '-')}" for name in TINY_MODEL_OPTIONS]
+    given = [f for f in flags if any(a == f or a.startswith(f"{f}=") for a in (sys.argv[1:] if argv is None else argv))]
+    if given:
+        parser.error(f"{', '.join(given)} build the tiny model; --base-model starts from a pretrained one instead")
+    for name in TINY_MODEL_OPTIONS:
+        setattr(args, name, None)
+    return args
+
+
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--output", default="runs/main", help="where demos, models, metrics and plots go")
     add_training_arguments(parser)
     parser.add_argument("--seed", type=int, default=0)
-    return parser.parse_args(argv)
+    return resolve_base_model(parser, parser.parse_args(argv), argv)
+
+
+def checked_base_model(args: argparse.Namespace) -> str | None:
+    """``--base-model`` once it loads as a causal LM with a chat template (None without one); a clear exit if not."""
+    if args.base_model is not None:
+        try:
+            check_pretrained(args.base_model)
+        except ValueError as exc:
+            raise SystemExit(f"--base-model: {exc}") from None
+    return args.base_model
 
 
 def agent_settings(args: argparse.Namespace) -> dict:
@@ -161,7 +203,7 @@ def bc_config(args: argparse.Namespace, output_dir: Path, train_ids: list[int], 
     """BC on the demonstrations of ``train_ids``."""
     return BCConfig(output_dir=str(output_dir), num_train_epochs=args.bc_epochs, learning_rate=args.bc_learning_rate,
                     lr_scheduler_type="cosine", warmup_steps=10, per_device_train_batch_size=16, save_strategy="no",
-                    seed=seed, logging_steps=5, split="train", task_ids=train_ids, entity_swaps=args.bc_swaps,
+                    seed=seed, logging_steps=5, split="train", task_ids=train_ids, entity_swaps=args.bc_swaps, lora_r=args.lora_r,
                     **agent_settings(args), **extra)
 
 
@@ -175,9 +217,10 @@ def grpo_config(args: argparse.Namespace, output_dir: Path, train_ids: list[int]
         output_dir=str(output_dir), split="train", task_ids=train_ids, layout=args.layout,
         num_generations=args.num_generations, per_device_train_batch_size=args.grpo_tasks_per_step * args.num_generations,
         max_steps=args.grpo_steps, num_iterations=args.grpo_iterations, learning_rate=args.grpo_learning_rate,
-        lr_scheduler_type=args.grpo_lr_scheduler, beta=args.beta, temperature=args.temperature, max_completion_length=48,
+        lr_scheduler_type=args.grpo_lr_scheduler, beta=args.beta, temperature=args.temperature,
+        max_completion_length=args.max_new_tokens,
         save_strategy="no", seed=seed, task_sampling=args.grpo_sampling,
-        curriculum_memory=args.curriculum_memory,
+        curriculum_memory=args.curriculum_memory, lora_r=args.lora_r,
         rollout_workers=2, **agent_settings(args), **extra,
     )
 
@@ -229,6 +272,7 @@ def main(argv: list[str] | None = None) -> None:
     out.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
     agent = agent_settings(args)
+    base = checked_base_model(args)  # before minutes of demonstrations
 
     # The oracle is expected to miss the interaction limit on the longer families; those are skipped.
     logging.getLogger("webarena_gym.demos").setLevel(logging.ERROR)
@@ -240,28 +284,33 @@ def main(argv: list[str] | None = None) -> None:
     print(f"      {len(demos)} demonstrations ({sum(len(d.turns) for d in demos)} turns) from {len(families)} "
           f"families; {len(test_ids)} held-out test tasks")
 
-    print("[2/5] Tiny model: tokenizer learnt from the demonstrations as BC reads them, Qwen2 weights from a config")
-    tiny = build_tiny_policy(out / "tiny", demos, args, args.seed)
+    if base:
+        print(f"[2/5] Pretrained base: {base}")
+        start = base
+    else:
+        print("[2/5] Tiny model: tokenizer learnt from the demonstrations as BC reads them, Qwen2 weights from a config")
+        start = str(build_tiny_policy(out / "tiny", demos, args, args.seed))
 
     splits = {"train": AgentArguments(split="train", task_ids=train_ids, **agent),
               "test": AgentArguments(split="test", task_ids=test_ids, **agent)}
     columns: dict[str, dict] = {"train": {}, "test": {}}
 
-    def measure(stage: str, path: Path) -> str:
+    def measure(stage: str, path: str | Path) -> str:
         """Greedy success on the train tasks (seen in training) and the held-out test tasks."""
         model, tokenizer = load_policy(str(path))
         for split, settings in splits.items():
-            results = evaluate_model(model, tokenizer, settings, settings.task_ids, max_new_tokens=48,
+            results = evaluate_model(model, tokenizer, settings, settings.task_ids,
+                                     max_new_tokens=args.max_new_tokens,
                                      desc=f"{split}: {stage}")
             write_results(results, out / f"trajectories_{split}_{stage.replace(' ', '_').replace('+', '')}.jsonl",
                           settings={"model": stage, "split": split, **agent})
             columns[split][stage] = results
         return ", ".join(f"{success_rate(columns[s][stage]):.1%} on {s} tasks" for s in splits)
 
-    print(f"      untrained: {measure('untrained', tiny)}")
+    print(f"      untrained: {measure('untrained', start)}")
 
     print(f"[3/5] Behaviour cloning ({args.bc_epochs:g} epochs)")
-    train_bc(bc_config(args, out / "bc", train_ids, args.seed), str(tiny), demonstrations=demos)
+    train_bc(bc_config(args, out / "bc", train_ids, args.seed), start, demonstrations=demos)
     print(f"      after BC: {measure('after BC', out / 'bc')}")
 
     print(f"[4/5] Multi-turn GRPO ({args.grpo_steps} steps; {args.grpo_tasks_per_step} tasks x "

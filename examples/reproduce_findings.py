@@ -17,6 +17,11 @@ small`` builds a larger model there).
     python examples/reproduce_findings.py --threads 1 --seeds 0 &   # one process per seed (likewise 1, 2):
     python examples/reproduce_findings.py --threads 1               # then all seeds, read back: table, JSON, PNG
     python examples/reproduce_findings.py --arms bc bc_grpo         # some arms; a later run adds the rest
+    python examples/reproduce_findings.py --base-model Qwen/Qwen2.5-0.5B-Instruct --max-new-tokens 96  # a GPU
+
+With ``--base-model`` every arm starts from that pretrained model instead of a tiny model built from the
+demonstrations (the paper starts from Qwen2.5-3B-Instruct and Llama-3.1-8B-Instruct; "untrained" is then
+its prompted baseline).
 
 The defaults are the configuration with the best held-out results (``FINDINGS_DEFAULTS``; the main
 job's defaults with ``findings_defaults=False``). The three seeds as parallel single-thread processes,
@@ -55,8 +60,10 @@ from main_job import (  # noqa: E402
     agent_settings,
     bc_config,
     build_tiny_policy,
+    checked_base_model,
     grpo_config,
     grpo_task_ids,
+    resolve_base_model,
     solvable_demonstrations,
     split_demonstrations,
 )
@@ -97,7 +104,7 @@ def parse_args(argv: list[str] | None = None, *, findings_defaults: bool = True)
                              "arms into the same --output adds them")
     parser.add_argument("--fresh", action="store_true", help="discard earlier results in --output")
     parser.add_argument("--no-progress", action="store_true", help="no progress bars")
-    return parser.parse_args(argv)
+    return resolve_base_model(parser, parser.parse_args(argv), argv)
 
 
 # Arguments that change no finished piece: another seed is another folder, another scaling point or arm
@@ -149,6 +156,7 @@ class Experiment:
 
     def __init__(self, args: argparse.Namespace):
         self.args = args
+        self.base_model = checked_base_model(args)  # before anything is written, and minutes of demonstrations
         self.out = Path(args.output)
         if args.fresh and self.out.exists():
             shutil.rmtree(self.out)
@@ -174,19 +182,20 @@ class Experiment:
         return train_ids, test_ids, demos, grpo_task_ids(self.args, train_ids, solvable)
 
     # -- pieces, each skipped when already on disk -------------------------------------
-    def evaluate(self, model_dir: Path, name: str, seed: int, *, max_turns: int, sampled: bool) -> dict[str, Any]:
-        """Greedy (and optionally sampled) success of a model on the held-out tasks; cached as JSON."""
-        path = model_dir.parent / f"eval_{name}.json"
+    def evaluate(self, model: str | Path, name: str, seed: int, *, max_turns: int, sampled: bool) -> dict[str, Any]:
+        """Greedy (and optionally sampled) success of a model on the held-out tasks; cached as JSON in the seed's folder."""
+        path = self.out / f"seed{seed}" / f"eval_{name}.json"
         if path.exists():
             return json.loads(path.read_text())
         started = time.perf_counter()
-        model, tokenizer = load_policy(str(model_dir))
+        model, tokenizer = load_policy(str(model))
         agent = AgentArguments(split="test", task_ids=self.test_ids, **{**self.agent, "max_turns": max_turns})
         record: dict[str, Any] = {"max_turns": max_turns}
         passes = []
         for k in range(1 + (self.args.sampled_passes if sampled else 0)):
             set_seed(seed * 1000 + k)
-            results = evaluate_model(model, tokenizer, agent, self.test_ids, max_new_tokens=48, episodes_at_once=64,
+            results = evaluate_model(model, tokenizer, agent, self.test_ids, max_new_tokens=self.args.max_new_tokens,
+                                     episodes_at_once=64,
                                      temperature=0.0 if k == 0 else 1.0, progress=self.progress,
                                      desc=f"seed {seed} {name} {'greedy' if k == 0 else f'sampled {k}'}")
             passes.append({"success": sum(r.success for r in results) / len(results),
@@ -201,7 +210,7 @@ class Experiment:
         path.write_text(json.dumps(record, indent=1))
         return record
 
-    def train(self, kind: str, start: Path, target: Path, seed: int) -> tuple[list[dict[str, Any]], float | None]:
+    def train(self, kind: str, start: str | Path, target: Path, seed: int) -> tuple[list[dict[str, Any]], float | None]:
         """Run BC or GRPO from ``start`` into ``target`` unless it finished before; its metrics and seconds."""
         done = target / "DONE"
         if not done.exists():
@@ -218,21 +227,30 @@ class Experiment:
             mark_finished(done, started)
         return read_metrics(target / METRICS_FILE), finished_seconds(done)
 
-    def run_seed(self, seed: int) -> dict[str, Any]:
-        """The arms asked for and, with BC+GRPO among them, the scaling curve for one seed."""
-        root = self.out / f"seed{seed}"
-        args = self.args
+    def start(self, root: Path, seed: int, timing: dict[str, float | None]) -> str | Path:
+        """What every arm starts from: ``--base-model``, or this seed's tiny model (built once, timed)."""
+        if self.base_model:
+            return self.base_model
         tiny = root / "tiny"
         if not (tiny / "DONE").exists():
             started = time.perf_counter()
-            build_tiny_policy(tiny, self.demos, args, seed, progress=self.progress)
+            build_tiny_policy(tiny, self.demos, self.args, seed, progress=self.progress)
             mark_finished(tiny / "DONE", started)
-        starts = {"untrained": None, "grpo_zero": ("grpo", tiny), "bc": ("bc", tiny), "bc_grpo": ("grpo", root / "bc")}
+        timing["build tiny"] = finished_seconds(tiny / "DONE")
+        return tiny
+
+    def run_seed(self, seed: int) -> dict[str, Any]:
+        """The arms asked for and, with BC+GRPO among them, the scaling curve for one seed."""
+        root = self.out / f"seed{seed}"
+        root.mkdir(exist_ok=True)
+        args = self.args
+        timing: dict[str, float | None] = {}
+        start = self.start(root, seed, timing)
+        starts = {"untrained": None, "grpo_zero": ("grpo", start), "bc": ("bc", start), "bc_grpo": ("grpo", root / "bc")}
         arms: dict[str, Any] = {}
         dynamics: dict[str, list[dict[str, Any]]] = {}
-        timing: dict[str, float | None] = {"build tiny": finished_seconds(tiny / "DONE")}
         for arm in (a for a in ARMS if a in args.arms):
-            model_dir = tiny
+            model_dir = start
             if arm == "bc_grpo" and "bc" not in args.arms:  # its start, trained but not evaluated
                 dynamics["bc"], timing["train bc"] = self.train(*starts["bc"], root / "bc", seed)
             if starts[arm] is not None:

@@ -18,6 +18,8 @@ from webarena_gym.evaluation import PolicyOutput
 
 #: What ``tokenizer_config.json`` says for a tokenizer defined entirely by its ``tokenizer.json``.
 GENERIC_TOKENIZER_CLASSES = ("TokenizersBackend", "PreTrainedTokenizerFast")
+#: Fewer tokens than a byte-level vocabulary's 256 bytes: no tokenizer a model was trained with.
+MIN_TOKENIZER_SIZE = 256
 
 
 def pick_device() -> torch.device:
@@ -42,6 +44,31 @@ def load_tokenizer(path: str) -> Any:
         if declared in GENERIC_TOKENIZER_CLASSES:
             return PreTrainedTokenizerFast.from_pretrained(path)
     return AutoTokenizer.from_pretrained(path)
+
+
+def check_pretrained(name: str) -> None:
+    """Fail early, saying what is wrong, unless ``name`` (a directory or hub id) is a causal LM whose tokenizer renders chats."""
+    from transformers import MODEL_FOR_CAUSAL_LM_MAPPING, AutoConfig
+
+    from .chat import require_chat_template
+
+    if not Path(name).exists() and (Path(name).is_absolute() or name.startswith((".", "~")) or name.count("/") > 1):
+        raise ValueError(f"there is no model directory {name!r}")
+    try:
+        config = AutoConfig.from_pretrained(name)
+        tokenizer = load_tokenizer(name)
+    except (OSError, ValueError) as exc:
+        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise ValueError(f"{name!r} does not load as a model directory or hub id ({reason})") from exc
+    if type(config) not in MODEL_FOR_CAUSAL_LM_MAPPING:
+        raise ValueError(f"{name!r} is a {config.model_type!r} model, not a causal language model")
+    # Without tokenizer files, transformers builds an empty tokenizer of the model's type rather than failing.
+    embeddings = getattr(config.get_text_config(), "vocab_size", None)
+    if len(tokenizer) < MIN_TOKENIZER_SIZE:
+        raise ValueError(f"{name!r} has a tokenizer of {len(tokenizer)} tokens: are its tokenizer files missing?")
+    if embeddings is not None and len(tokenizer) > embeddings:
+        raise ValueError(f"{name!r} has a tokenizer of {len(tokenizer)} tokens for {embeddings} embeddings")
+    require_chat_template(tokenizer)
 
 
 def load_policy(path: str, *, device: torch.device | None = None,
