@@ -132,11 +132,13 @@ def add_training_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--copy-pretraining-gap", type=int, default=0,
                         help="with --copy-pretraining-steps: up to this many tokens of other text between a span and "
                              "its repeat, as a page lies between an agent's task and its action (0: right after)")
+    parser.add_argument("--copy-pretraining-learning-rate", type=float, default=3e-3,
+                        help="with --copy-pretraining-steps: AdamW's learning rate (lower it where the loss diverges)")
 
 
 #: The options that build the tiny model; a run from ``--base-model`` has none.
 TINY_MODEL_OPTIONS = ("model_size", "tokenizer_swaps", "copy_pretraining_steps", "copy_pretraining_spans",
-                      "copy_pretraining_gap")
+                      "copy_pretraining_gap", "copy_pretraining_learning_rate")
 
 
 def resolve_base_model(parser: argparse.ArgumentParser, args: argparse.Namespace,
@@ -194,8 +196,13 @@ def build_tiny_policy(directory: Path, demos: list, args: argparse.Namespace, se
     texts = context_texts([*demos, *entity_swaps(demos, args.tokenizer_swaps, seed=seed)], agent)
     build_tiny_model(directory, texts=texts, spec=spec)
     if args.copy_pretraining_steps:
-        copy_pretrain(directory, texts, steps=args.copy_pretraining_steps, max_gap=args.copy_pretraining_gap,
-                      spans=args.copy_pretraining_spans, seed=seed, progress=progress)
+        try:
+            copy_pretrain(directory, texts, steps=args.copy_pretraining_steps, max_gap=args.copy_pretraining_gap,
+                          spans=args.copy_pretraining_spans, learning_rate=args.copy_pretraining_learning_rate,
+                          seed=seed, progress=progress)
+        except FloatingPointError as exc:
+            raise SystemExit(f"{exc} (--copy-pretraining-learning-rate, now "
+                             f"{args.copy_pretraining_learning_rate:g})") from None
     return directory
 
 

@@ -99,3 +99,11 @@ def test_a_base_that_can_copy_spells_train_entities_in_pieces_and_is_trained_to_
     assert load_tokenizer(str(built["pretrained"])).get_vocab() == load_tokenizer(str(built["swapped"])).get_vocab()
     weights = {name: load_file(path / "model.safetensors") for name, path in built.items() if name != "plain"}
     assert any(not (weights["swapped"][k] == weights["pretrained"][k]).all() for k in weights["swapped"])
+
+
+def test_copy_pretraining_that_diverges_stops_naming_the_option_to_lower(tmp_path):
+    script = load_example("main_job")
+    args = script.parse_args(["--copy-pretraining-steps", "4", "--copy-pretraining-learning-rate", "1e30"])
+    _train, _test, demos = script.select_tasks(["map.around"], args.max_turns, 1)
+    with pytest.raises(SystemExit, match=r"diverged at step \d.*--copy-pretraining-learning-rate, now 1e\+30"):
+        script.build_tiny_policy(tmp_path / "tiny", demos, args, seed=0, progress=False)
