@@ -1,6 +1,7 @@
 """The main job: behaviour cloning, then multi-turn GRPO, on the embedded sites with a tiny model on CPU.
 
-Everything is offline unless ``--base-model`` names a hub id (bf16 on CUDA where there is one); about half an hour on 2 CPU cores:
+Everything is offline unless ``--base-model`` names a hub id (bf16 on CUDA where there is one);
+about half an hour on 2 CPU cores:
 
 1. record the oracle's demonstrations on the train tasks of the task families (by default
    3 train tasks of each of the 24 ``FINDINGS_FAMILIES``, 72; their 46 test tasks are held out);

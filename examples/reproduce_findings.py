@@ -11,8 +11,8 @@ training, for evaluation):
 
 Each arm is evaluated on the held-out tasks greedily and sampled (temperature 1, several
 passes); the BC+GRPO policy is also evaluated with more allowed interactions (test-time
-scaling). Everything is offline (unless ``--base-model`` names a hub id); on CUDA the same script trains in bf16 (``--model-size
-small`` builds a larger model there).
+scaling). Everything is offline (unless ``--base-model`` names a hub id); on CUDA the same
+script trains in bf16 (``--model-size small`` builds a larger model there).
 
     python examples/reproduce_findings.py --threads 1 --seeds 0 &   # one process per seed (likewise 1, 2):
     python examples/reproduce_findings.py --threads 1               # then all seeds, read back: table, JSON, PNG
