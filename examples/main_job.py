@@ -211,7 +211,8 @@ def bc_config(args: argparse.Namespace, output_dir: Path, train_ids: list[int], 
     """BC on the demonstrations of ``train_ids``."""
     return BCConfig(output_dir=str(output_dir), num_train_epochs=args.bc_epochs, learning_rate=args.bc_learning_rate,
                     lr_scheduler_type="cosine", warmup_steps=10, per_device_train_batch_size=16, save_strategy="no",
-                    seed=seed, logging_steps=5, split="train", task_ids=train_ids, entity_swaps=args.bc_swaps, lora_r=args.lora_r,
+                    seed=seed, logging_steps=5, split="train", task_ids=train_ids, entity_swaps=args.bc_swaps,
+                    lora_r=args.lora_r,
                     **agent_settings(args), **extra)
 
 
@@ -276,11 +277,11 @@ def main(argv: list[str] | None = None) -> None:
     transformers_logging.disable_progress_bar()  # the bars that matter are ours and the Trainer's
     warnings.filterwarnings("ignore", message=".*is_gradient_checkpointing.*", category=FutureWarning)  # TRL's call
     set_seed(args.seed)
+    base = checked_base_model(args)  # before anything is written, and minutes of demonstrations
     out = Path(args.output)
     out.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
     agent = agent_settings(args)
-    base = checked_base_model(args)  # before minutes of demonstrations
 
     # The oracle is expected to miss the interaction limit on the longer families; those are skipped.
     logging.getLogger("webarena_gym.demos").setLevel(logging.ERROR)

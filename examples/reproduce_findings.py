@@ -182,13 +182,13 @@ class Experiment:
         return train_ids, test_ids, demos, grpo_task_ids(self.args, train_ids, solvable)
 
     # -- pieces, each skipped when already on disk -------------------------------------
-    def evaluate(self, model: str | Path, name: str, seed: int, *, max_turns: int, sampled: bool) -> dict[str, Any]:
+    def evaluate(self, source: str | Path, name: str, seed: int, *, max_turns: int, sampled: bool) -> dict[str, Any]:
         """Greedy (and optionally sampled) success of a model on the held-out tasks; cached as JSON in the seed's folder."""
         path = self.out / f"seed{seed}" / f"eval_{name}.json"
         if path.exists():
             return json.loads(path.read_text())
         started = time.perf_counter()
-        model, tokenizer = load_policy(str(model))
+        model, tokenizer = load_policy(str(source))
         agent = AgentArguments(split="test", task_ids=self.test_ids, **{**self.agent, "max_turns": max_turns})
         record: dict[str, Any] = {"max_turns": max_turns}
         passes = []

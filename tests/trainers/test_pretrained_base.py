@@ -87,10 +87,11 @@ def test_lora_and_the_turn_limit_reach_both_trainers(tmp_path):
     assert script.bc_config(script.parse_args([]), tmp_path, [1], 0).peft_config() is None
 
 
-def test_a_base_that_does_not_load_stops_the_experiment_before_anything_is_written(tmp_path, capsys):
-    script = load_example("reproduce_findings")
+@pytest.mark.parametrize("script_name", ["main_job", "reproduce_findings"])
+def test_a_base_that_does_not_load_stops_the_script_before_anything_is_written(tmp_path, script_name):
+    script = load_example(script_name)
     with pytest.raises(SystemExit, match="--base-model: there is no model directory"):
-        script.main(["--output", str(tmp_path / "run"), "--base-model", str(tmp_path / "absent"), "--no-progress"])
+        script.main(["--output", str(tmp_path / "run"), "--base-model", str(tmp_path / "absent")])
     assert not (tmp_path / "run").exists()
 
 
