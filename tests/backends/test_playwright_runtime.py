@@ -126,3 +126,21 @@ def test_clean_shutdown_leaves_no_chromium_processes():
     assert result.returncode == 0, result.stderr[-2000:]
     running, left = map(int, result.stdout.split()[-2:])
     assert running >= 2 and left == 0
+
+
+def test_closing_the_browser_loop_ends_every_task_left_on_it():
+    """A task still pending when the loop stops is destroyed later with an asyncio error in the log
+    (a Playwright route handler waiting for its request, in CI): close cancels and awaits them."""
+    from webarena_gym.backends.browser_loop import BrowserLoop
+
+    browser_loop = BrowserLoop()
+    try:
+        async def leave_a_task_behind() -> None:
+            asyncio.get_running_loop().create_task(asyncio.sleep(3600), name="left-behind")
+
+        browser_loop.run(leave_a_task_behind(), timeout=30)
+        assert "left-behind" in {t.get_name() for t in asyncio.all_tasks(browser_loop.loop)}
+    finally:
+        browser_loop.close()
+    assert not browser_loop.thread.is_alive()
+    assert not asyncio.all_tasks(browser_loop.loop)

@@ -67,7 +67,9 @@ def test_every_official_locator_is_supported(caplog):
             parse_locator(locator)
             for page in {c[0] for c in LOCATOR_CASES} | {""}:
                 evaluate_locator_on_html(page, locator)
-    assert not caplog.records, [r.getMessage() for r in caplog.records]
+    # Only the locators' own warnings count: the capture also holds whatever else logs meanwhile.
+    warnings = [r.getMessage() for r in caplog.records if r.name == "webarena_gym.dom.locators"]
+    assert not warnings, warnings
 
 
 def test_unclosed_selector_brackets_are_closed_like_a_browser():

@@ -89,11 +89,23 @@ class BrowserLoop:
             raise
 
     def close(self) -> None:
+        """Close the browser and the driver, then end what still runs on the loop and stop it.
+
+        Playwright tasks can outlive the browser (a route handler still waiting for its
+        request): they are cancelled and awaited here, or asyncio would log "Task was
+        destroyed but it is pending!" whenever the stopped loop's tasks are collected.
+        """
         async def stop() -> None:
-            if self.browser is not None:
-                await self.browser.close()
-            if self.playwright is not None:
-                await self.playwright.stop()
+            try:
+                if self.browser is not None:
+                    await self.browser.close()
+                if self.playwright is not None:
+                    await self.playwright.stop()
+            finally:
+                leftovers = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+                for task in leftovers:
+                    task.cancel()
+                await asyncio.gather(*leftovers, return_exceptions=True)
 
         try:
             self.run(stop(), timeout=30)
