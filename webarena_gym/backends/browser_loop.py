@@ -89,23 +89,18 @@ class BrowserLoop:
             raise
 
     def close(self) -> None:
-        """Close the browser and the driver, then end what still runs on the loop and stop it.
+        """Close the browser and the driver, stop the loop, then end the tasks still on it.
 
         Playwright tasks can outlive the browser (a route handler still waiting for its
-        request): they are cancelled and awaited here, or asyncio would log "Task was
+        request, some started while the driver stops): as ``asyncio.run`` does at its end,
+        they are cancelled and run to their end here, or asyncio would log "Task was
         destroyed but it is pending!" whenever the stopped loop's tasks are collected.
         """
         async def stop() -> None:
-            try:
-                if self.browser is not None:
-                    await self.browser.close()
-                if self.playwright is not None:
-                    await self.playwright.stop()
-            finally:
-                leftovers = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
-                for task in leftovers:
-                    task.cancel()
-                await asyncio.gather(*leftovers, return_exceptions=True)
+            if self.browser is not None:
+                await self.browser.close()
+            if self.playwright is not None:
+                await self.playwright.stop()
 
         try:
             self.run(stop(), timeout=30)
@@ -113,6 +108,11 @@ class BrowserLoop:
             logger.debug("Browser shutdown: %s", exc)
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(timeout=10)
+        leftovers = asyncio.all_tasks(self.loop)
+        if leftovers and not self.thread.is_alive():
+            for task in leftovers:
+                task.cancel()
+            self.loop.run_until_complete(asyncio.wait(leftovers, timeout=10))
 
     @classmethod
     def shutdown(cls) -> None:

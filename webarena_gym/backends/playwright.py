@@ -151,8 +151,7 @@ class PlaywrightBackend:
         cookies only (the embedded sites), else recreated; a new page either way, so
         no history leaks from one episode into the next."""
         if self._hung and self._context is not None:
-            self._hung = False
-            await self._close_context(hung=True)  # closing the context ends its hung renderer
+            await self._close_context()  # closing the context ends its hung renderer
         if self._context is not None and not state.get("origins"):
             try:
                 await self._page.close()
@@ -178,8 +177,9 @@ class PlaywrightBackend:
                 "variables and `webarena-gym sites status`."
             ) from exc
 
-    async def _close_context(self, *, hung: bool = False) -> None:
+    async def _close_context(self) -> None:
         context, self._context, self._page = self._context, None, None
+        hung, self._hung = self._hung, False
         try:
             if not hung:  # a hung renderer would not answer the interception update; closing ends it anyway
                 # Requests still in our route handler are left to fail quietly (Playwright's advice), not waited for.
