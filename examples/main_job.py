@@ -72,6 +72,10 @@ MODEL_SIZES = {
               "num_attention_heads": 6},
 }
 
+#: What copy pretraining reads (``--copy-pretraining-text``), by the chat roles of the BC rows' messages:
+#: all of them, the expert's actions included, or only what the agent reads.
+COPY_TEXTS = {"rows": ("system", "user", "assistant"), "read": ("system", "user")}
+
 
 def add_training_arguments(parser: argparse.ArgumentParser) -> None:
     """The task, BC and GRPO options shared with examples/reproduce_findings.py."""
@@ -135,11 +139,15 @@ def add_training_arguments(parser: argparse.ArgumentParser) -> None:
                              "its repeat, as a page lies between an agent's task and its action (0: right after)")
     parser.add_argument("--copy-pretraining-learning-rate", type=float, default=3e-3,
                         help="with --copy-pretraining-steps: AdamW's learning rate (lower it where the loss diverges)")
+    parser.add_argument("--copy-pretraining-text", choices=sorted(COPY_TEXTS), default="rows",
+                        help="with --copy-pretraining-steps: every message of the BC rows (rows: the expert's actions "
+                             "included) or only what the agent reads (read: instructions, tasks and pages), so that "
+                             "the 'untrained' model has never read a demonstrated action")
 
 
 #: The options that build the tiny model; a run from ``--base-model`` has none.
 TINY_MODEL_OPTIONS = ("model_size", "tokenizer_swaps", "copy_pretraining_steps", "copy_pretraining_spans",
-                      "copy_pretraining_gap", "copy_pretraining_learning_rate")
+                      "copy_pretraining_gap", "copy_pretraining_learning_rate", "copy_pretraining_text")
 
 
 def resolve_base_model(parser: argparse.ArgumentParser, args: argparse.Namespace,
@@ -194,11 +202,12 @@ def build_tiny_policy(directory: Path, demos: list, args: argparse.Namespace, se
     """
     agent = AgentArguments(split="train", **agent_settings(args))
     spec = TinyModelSpec(seed=seed, max_token_length=32, split_digits=True, **MODEL_SIZES[args.model_size])
-    texts = context_texts([*demos, *entity_swaps(demos, args.tokenizer_swaps, seed=seed)], agent)
-    build_tiny_model(directory, texts=texts, spec=spec)
+    corpus = [*demos, *entity_swaps(demos, args.tokenizer_swaps, seed=seed)]
+    build_tiny_model(directory, texts=context_texts(corpus, agent), spec=spec)
     if args.copy_pretraining_steps:
         try:
-            copy_pretrain(directory, texts, steps=args.copy_pretraining_steps, max_gap=args.copy_pretraining_gap,
+            copy_pretrain(directory, context_texts(corpus, agent, roles=COPY_TEXTS[args.copy_pretraining_text]),
+                          steps=args.copy_pretraining_steps, max_gap=args.copy_pretraining_gap,
                           spans=args.copy_pretraining_spans, learning_rate=args.copy_pretraining_learning_rate,
                           seed=seed, progress=progress)
         except FloatingPointError as exc:

@@ -81,8 +81,8 @@ from webarena_gym.tasks.embedded_suite import family_of  # noqa: E402
 # Where the experiment's defaults differ from the main job's: the configuration with the best held-out
 # results (README, "What BC and GRPO each add"): a tokenizer learnt beside entity swaps, copy pretraining,
 # a gentler and shorter BC, and GRPO on every solvable train task with a curriculum over families.
-FINDINGS_DEFAULTS = {"tokenizer_swaps": 3, "copy_pretraining_steps": 600, "bc_learning_rate": 1e-3, "bc_epochs": 20,
-                     "grpo_tasks": "all", "grpo_sampling": "learnable"}
+FINDINGS_DEFAULTS = {"tokenizer_swaps": 3, "copy_pretraining_steps": 600, "copy_pretraining_text": "read",
+                     "bc_learning_rate": 1e-3, "bc_epochs": 20, "grpo_tasks": "all", "grpo_sampling": "learnable"}
 
 
 def parse_args(argv: list[str] | None = None, *, findings_defaults: bool = True) -> argparse.Namespace:

@@ -92,12 +92,17 @@ def demonstration_rows(demos: Iterable[Any], args: AgentArguments) -> list[dict[
     return rows
 
 
-def context_texts(demos: Iterable[Any], args: AgentArguments) -> list[str]:
+def context_texts(demos: Iterable[Any], args: AgentArguments, *, roles: Sequence[str] = ("system", "user", "assistant"),
+                  ) -> list[str]:
     """The messages of every BC row, each as often as the model reads it: a corpus for a tiny model's tokenizer.
+
+    ``roles=("system", "user")`` keeps only what the agent reads (instructions, tasks, pages) and
+    leaves out what the expert wrote (its actions, in completions and in the history).
 
     The system prompt is read at every turn and a site's markup on most pages, so a byte-level BPE
     trained on these texts (with long merges allowed) turns them into a few tokens, where one trained
     on each text once spells them out: rows about a third as long, and BC, rollouts and evaluation
     that much cheaper, with the text the model sees unchanged.
     """
-    return [m["content"] for row in demonstration_rows(demos, args) for m in (*row["prompt"], *row["completion"])]
+    return [m["content"] for row in demonstration_rows(demos, args) for m in (*row["prompt"], *row["completion"])
+            if m["role"] in roles]

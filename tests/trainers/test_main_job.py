@@ -84,7 +84,9 @@ def test_a_base_that_can_copy_spells_train_entities_in_pieces_and_is_trained_to_
     _train, _test, demos = script.select_tasks(plain.families, plain.max_turns, plain.train_per_family)
     built = {}
     for name, extra in (("plain", []), ("swapped", ["--tokenizer-swaps", "3"]),
-                        ("pretrained", ["--tokenizer-swaps", "3", "--copy-pretraining-steps", "2"])):
+                        ("pretrained", ["--tokenizer-swaps", "3", "--copy-pretraining-steps", "2"]),
+                        ("pretrained_on_read", ["--tokenizer-swaps", "3", "--copy-pretraining-steps", "2",
+                                                "--copy-pretraining-text", "read"])):
         args = script.parse_args(extra)
         built[name] = script.build_tiny_policy(tmp_path / name, demos, args, seed=0, progress=False)
 
@@ -99,6 +101,9 @@ def test_a_base_that_can_copy_spells_train_entities_in_pieces_and_is_trained_to_
     assert load_tokenizer(str(built["pretrained"])).get_vocab() == load_tokenizer(str(built["swapped"])).get_vocab()
     weights = {name: load_file(path / "model.safetensors") for name, path in built.items() if name != "plain"}
     assert any(not (weights["swapped"][k] == weights["pretrained"][k]).all() for k in weights["swapped"])
+    # Copy pretraining on what the agent reads only (no demonstrated action) trains the same base otherwise.
+    assert load_tokenizer(str(built["pretrained_on_read"])).get_vocab() == load_tokenizer(str(built["swapped"])).get_vocab()
+    assert any(not (weights["pretrained_on_read"][k] == weights["pretrained"][k]).all() for k in weights["swapped"])
 
 
 def test_copy_pretraining_that_diverges_stops_naming_the_option_to_lower(tmp_path):

@@ -21,7 +21,7 @@ pytestmark = [pytest.mark.train]
 
 FAMILIES = ["map.around", "shopping_admin.top_search_terms"]  # 2-turn oracles
 TINY = {"--model-size": "small", "--tokenizer-swaps": "3", "--copy-pretraining-steps": "5",
-        "--copy-pretraining-spans": "random", "--copy-pretraining-gap": "8"}
+        "--copy-pretraining-spans": "random", "--copy-pretraining-gap": "8", "--copy-pretraining-text": "read"}
 
 
 def tiny_model_options() -> tuple[str, ...]:
@@ -70,6 +70,7 @@ def test_the_tiny_model_options_are_refused_beside_a_base_and_recorded_as_unused
     args = script.parse_args(["--base-model", "some/model"])
     assert args.base_model == "some/model"
     assert all(getattr(args, name) is None for name in tiny_model_options())
+    assert {flag[2:].replace("-", "_") for flag in TINY} == set(tiny_model_options())
     for flag, value in TINY.items():
         for argv in ([flag, value], [f"{flag}={value}"]):
             with pytest.raises(SystemExit):

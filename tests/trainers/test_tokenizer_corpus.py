@@ -25,6 +25,13 @@ def test_the_corpus_holds_every_message_of_every_row_as_often_as_it_is_read(plac
     assert texts.count(system_prompt(thinking=True)) == 0
     assert context_texts(demos, bc_config(tmp_path, thinking=True)).count(system_prompt(thinking=True)) == len(rows)
 
+    # What the agent reads, without what the expert wrote: no action, in a completion or in the history.
+    read = context_texts(demos, args, roles=("system", "user"))
+    assert read == [m["content"] for r in rows for m in r["prompt"] if m["role"] != "assistant"]
+    actions = {turn.action for d in demos for turn in d.turns}
+    assert not actions & set(read) and actions <= set(texts)
+    assert read.count(system_prompt()) == len(rows)
+
 
 def test_learning_from_the_text_as_read_shortens_rows_and_keeps_numbers_apart(place_family, tmp_path):
     _tasks, demos = place_family
