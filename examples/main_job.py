@@ -38,7 +38,7 @@ from transformers.utils import logging as transformers_logging
 
 from trainers.augment import entity_swaps
 from trainers.bc import train_bc
-from trainers.chat import context_texts
+from trainers.chat import ALL_ROLES, READ_ROLES, context_texts
 from trainers.config import LAYOUTS, TASK_SAMPLING, AgentArguments, BCConfig, MultiTurnGRPOConfig
 from trainers.evaluation import evaluate_model, success_rate
 from trainers.grpo import train_grpo
@@ -74,7 +74,7 @@ MODEL_SIZES = {
 
 #: What copy pretraining reads (``--copy-pretraining-text``), by the chat roles of the BC rows' messages:
 #: all of them, the expert's actions included, or only what the agent reads.
-COPY_TEXTS = {"rows": ("system", "user", "assistant"), "read": ("system", "user")}
+COPY_TEXTS = {"rows": ALL_ROLES, "read": READ_ROLES}
 
 
 def add_training_arguments(parser: argparse.ArgumentParser) -> None:

@@ -92,12 +92,16 @@ def demonstration_rows(demos: Iterable[Any], args: AgentArguments) -> list[dict[
     return rows
 
 
-def context_texts(demos: Iterable[Any], args: AgentArguments, *, roles: Sequence[str] = ("system", "user", "assistant"),
-                  ) -> list[str]:
+#: The chat roles of what the agent reads (instructions, tasks, pages), and of every message of a BC row
+#: (with what the expert wrote: its actions, in completions and in the history).
+READ_ROLES = ("system", "user")
+ALL_ROLES = (*READ_ROLES, "assistant")
+
+
+def context_texts(demos: Iterable[Any], args: AgentArguments, *, roles: Sequence[str] = ALL_ROLES) -> list[str]:
     """The messages of every BC row, each as often as the model reads it: a corpus for a tiny model's tokenizer.
 
-    ``roles=("system", "user")`` keeps only what the agent reads (instructions, tasks, pages) and
-    leaves out what the expert wrote (its actions, in completions and in the history).
+    ``roles=READ_ROLES`` keeps only what the agent reads and leaves out what the expert wrote.
 
     The system prompt is read at every turn and a site's markup on most pages, so a byte-level BPE
     trained on these texts (with long merges allowed) turns them into a few tokens, where one trained

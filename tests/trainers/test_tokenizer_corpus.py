@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from trainers.chat import context_texts, demonstration_rows, prompt_ids, text_ids
+from trainers.chat import READ_ROLES, context_texts, demonstration_rows, prompt_ids, text_ids
 from trainers.tiny import demonstration_texts, train_tokenizer
 from webarena_gym.prompts import system_prompt
 
@@ -26,7 +26,7 @@ def test_the_corpus_holds_every_message_of_every_row_as_often_as_it_is_read(plac
     assert context_texts(demos, bc_config(tmp_path, thinking=True)).count(system_prompt(thinking=True)) == len(rows)
 
     # What the agent reads, without what the expert wrote: no action, in a completion or in the history.
-    read = context_texts(demos, args, roles=("system", "user"))
+    read = context_texts(demos, args, roles=READ_ROLES)
     assert read == [m["content"] for r in rows for m in r["prompt"] if m["role"] != "assistant"]
     actions = {turn.action for d in demos for turn in d.turns}
     assert not actions & set(read) and actions <= set(texts)
