@@ -109,6 +109,10 @@ def add_training_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--num-generations", type=int, default=8, help="G: rollouts per task")
     parser.add_argument("--temperature", type=float, default=1.0, help="sampling temperature of the GRPO rollouts")
     parser.add_argument("--beta", type=float, default=0.0, help="KL coefficient to the reference (BC) model")
+    parser.add_argument("--bc-replay", type=float, default=0.0, metavar="COEF",
+                        help="GRPO from BC also takes COEF x BC's loss on a batch of the demonstrations every step "
+                             "(trainers/replay.py, as InstructGPT's PPO-ptx; not in WebAgent-R1), against unlearning "
+                             "what BC taught; 0: pure GRPO. Never applied to GRPO from the untrained model")
     parser.add_argument("--layout", default="trajectory", choices=LAYOUTS)
     parser.add_argument("--thinking", action="store_true", help="<think>...</think><answer>...</answer> format")
     parser.add_argument("--max-new-tokens", type=int, default=48,
@@ -225,9 +229,12 @@ def bc_config(args: argparse.Namespace, output_dir: Path, train_ids: list[int], 
                     **agent_settings(args), **extra)
 
 
-def grpo_config(args: argparse.Namespace, output_dir: Path, train_ids: list[int], seed: int,
-                **extra) -> MultiTurnGRPOConfig:
-    """Multi-turn GRPO on ``train_ids`` (at least ``--grpo-tasks-per-step`` of them: a step draws that many)."""
+def grpo_config(args: argparse.Namespace, output_dir: Path, train_ids: list[int], seed: int, *,
+                from_bc: bool = True, **extra) -> MultiTurnGRPOConfig:
+    """Multi-turn GRPO on ``train_ids`` (at least ``--grpo-tasks-per-step`` of them: a step draws that many).
+
+    ``from_bc=False`` (GRPO from the untrained model) leaves out ``--bc-replay``: that arm has no demonstrations.
+    """
     if len(train_ids) < args.grpo_tasks_per_step:
         raise SystemExit(f"GRPO needs at least --grpo-tasks-per-step ({args.grpo_tasks_per_step}) train tasks; "
                          f"there are {len(train_ids)}: lower it or raise --train-per-family.")
@@ -236,6 +243,7 @@ def grpo_config(args: argparse.Namespace, output_dir: Path, train_ids: list[int]
         num_generations=args.num_generations, per_device_train_batch_size=args.grpo_tasks_per_step * args.num_generations,
         max_steps=args.grpo_steps, num_iterations=args.grpo_iterations, learning_rate=args.grpo_learning_rate,
         lr_scheduler_type=args.grpo_lr_scheduler, beta=args.beta, temperature=args.temperature,
+        bc_replay_coef=args.bc_replay if from_bc else 0.0,
         max_completion_length=args.max_new_tokens,
         save_strategy="no", seed=seed, task_sampling=args.grpo_sampling,
         curriculum_memory=args.curriculum_memory, lora_r=args.lora_r,
@@ -335,7 +343,7 @@ def main(argv: list[str] | None = None) -> None:
           f"G={args.num_generations} rollouts per batch, {args.grpo_iterations} clipped update(s) each; "
           f"{args.layout} layout)")
     trainer = train_grpo(grpo_config(args, out / "grpo", grpo_task_ids(args, train_ids, solvable), args.seed),
-                         str(out / "bc"))
+                         str(out / "bc"), demonstrations=demos)
     rewards = [log["rollout/reward"] for log in trainer.state.log_history if "rollout/reward" in log]
     head, tail = rewards[: max(len(rewards) // 5, 1)], rewards[-max(len(rewards) // 5, 1) :]
     print(f"      rollout reward on train tasks: {sum(head) / len(head):.3f} (first steps) -> "

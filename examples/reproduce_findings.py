@@ -222,9 +222,11 @@ class Experiment:
             if kind == "bc":
                 train_bc(bc_config(self.args, target, self.train_ids, seed, disable_tqdm=not self.progress), str(start),
                          demonstrations=self.demos)
-            else:
-                train_grpo(grpo_config(self.args, target, self.grpo_ids, seed, disable_tqdm=not self.progress),
-                           str(start))
+            else:  # GRPO from BC replays BC's demonstrations with --bc-replay; R1-Zero has none
+                from_bc = kind == "grpo_from_bc"
+                train_grpo(grpo_config(self.args, target, self.grpo_ids, seed, from_bc=from_bc,
+                                       disable_tqdm=not self.progress), str(start),
+                           demonstrations=self.demos if from_bc else None)
             mark_finished(done, started)
         return read_metrics(target / METRICS_FILE), finished_seconds(done)
 
@@ -247,7 +249,7 @@ class Experiment:
         args = self.args
         timing: dict[str, float | None] = {}
         start = self.start(root, seed, timing)
-        starts = {"untrained": None, "grpo_zero": ("grpo", start), "bc": ("bc", start), "bc_grpo": ("grpo", root / "bc")}
+        starts = {"untrained": None, "grpo_zero": ("grpo", start), "bc": ("bc", start), "bc_grpo": ("grpo_from_bc", root / "bc")}
         arms: dict[str, Any] = {}
         dynamics: dict[str, list[dict[str, Any]]] = {}
         for arm in (a for a in ARMS if a in args.arms):

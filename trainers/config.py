@@ -253,6 +253,16 @@ class MultiTurnGRPOConfig(AgentArguments, LoraArguments, MachineDefaults, GRPOCo
         metadata={"help": "With a learnable task_sampling: how much of a family's counts each batch keeps "
                           "(lower forgets faster, so a family that starts to give informative groups is found sooner)."},
     )
+    bc_replay_coef: float = field(
+        default=0.0,
+        metadata={"help": "Weight of a BC loss on demonstrations added to every step (trainers.replay, as "
+                          "InstructGPT's PPO-ptx), against unlearning what BC taught; 0: pure GRPO (WebAgent-R1)."},
+    )
+    bc_replay_demonstrations: str | None = field(
+        default=None,
+        metadata={"help": "With bc_replay_coef > 0: demonstrations JSONL to replay (or pass them to the trainer)."},
+    )
+    bc_replay_batch_size: int = field(default=8, metadata={"help": "Demonstration turns per replayed batch."})
     plot_metrics: bool = field(default=True, metadata={"help": "Write training_dynamics.png at the end of training."})
     # -- TRL defaults changed for web agents --
     loss_type: str = field(
@@ -275,6 +285,10 @@ class MultiTurnGRPOConfig(AgentArguments, LoraArguments, MachineDefaults, GRPOCo
             value = getattr(self, name)
             if value is not None and (not isinstance(value, int) or value < least):
                 raise ValueError(f"{name} must be an integer >= {least} or None (automatic), got {value!r}.")
+        if not self.bc_replay_coef >= 0:  # NaN included
+            raise ValueError(f"bc_replay_coef must be >= 0 (0: no demonstration replay), got {self.bc_replay_coef!r}.")
+        if not isinstance(self.bc_replay_batch_size, int) or self.bc_replay_batch_size < 1:
+            raise ValueError(f"bc_replay_batch_size must be an integer >= 1, got {self.bc_replay_batch_size!r}.")
         if self.beta < 0:
             raise ValueError(f"beta must be >= 0 (0 disables the KL term and the reference model), got {self.beta!r}.")
         if self.use_transformers_continuous_batching:

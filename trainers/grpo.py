@@ -14,7 +14,8 @@ One training step, top to bottom:
    ``"turn"`` (exact contexts, exactly on-policy) or ``"trajectory"`` (one compressed
    sequence per trajectory, environment tokens masked, as WebAgent-R1 does).
 5. TRL's loss: the clipped, token-level objective over action tokens only, plus
-   ``beta`` times the KL to the reference model (the BC model; with LoRA, the adapter off).
+   ``beta`` times the KL to the reference model (the BC model; with LoRA, the adapter off),
+   plus, with ``bc_replay_coef > 0``, that times BC's loss on a batch of demonstrations (:mod:`.replay`).
 
 The trajectory layout fits TRL's ``rollout_func`` hook: one completion per prompt, with an
 ``env_mask``. The turn layout does not: a trajectory gives as many rows as it has turns,
@@ -37,6 +38,8 @@ from trl import GRPOTrainer
 from trl.models.utils import disable_gradient_checkpointing
 from trl.trainer.utils import use_adapter
 
+from webarena_gym.demos import Demonstration, read_demonstrations
+
 from .chat import require_chat_template
 from .config import MultiTurnGRPOConfig
 from .curriculum import FamilyLearnability, LearnableTaskSampler
@@ -44,6 +47,7 @@ from .layouts import pad_row_count, trajectory_rows, turn_rows
 from .metrics import MetricsRecorder, use_compact_progress
 from .objective import collate_rows, group_advantages, row_advantages
 from .policy import load_tokenizer, save_policy
+from .replay import DemonstrationReplay
 from .rollout import RolloutClock, Trajectory, collect_rollouts, make_rollout_envs
 
 logger = logging.getLogger(__name__)
@@ -78,6 +82,8 @@ class MultiTurnGRPOTrainer(GRPOTrainer):
         callbacks: Extra ``TrainerCallback`` s (a :class:`MetricsRecorder` is always added).
         envs: The rollout envs, a :func:`~trainers.rollout.make_rollout_envs` vector env (default: built from
             ``args``: ``rollout_envs`` envs in ``rollout_workers`` processes; closed by :func:`train_grpo`).
+        demonstrations: With ``args.bc_replay_coef > 0``, the demonstrations to replay (default: read from
+            ``args.bc_replay_demonstrations``).
     """
 
     def __init__(
@@ -90,11 +96,13 @@ class MultiTurnGRPOTrainer(GRPOTrainer):
         peft_config: Any = None,
         callbacks: Sequence[Any] = (),
         envs: Any = None,
+        demonstrations: Sequence[Demonstration] | None = None,
     ):
         if not isinstance(args, MultiTurnGRPOConfig):
             raise TypeError(f"args must be a MultiTurnGRPOConfig, got {type(args).__name__}.")
         if processing_class is None and isinstance(model, str):
             processing_class = load_tokenizer(model)
+        replayed = replay_demonstrations(args, demonstrations)  # before envs are started: a bad file fails first
         if envs is None:
             # This process's share of a generation batch: every rollout of it plays at once.
             count = args.rollout_envs or args.per_device_train_batch_size * args.steps_per_generation
@@ -117,6 +125,8 @@ class MultiTurnGRPOTrainer(GRPOTrainer):
         )
         require_chat_template(self._tokenizer)
         use_compact_progress(self)
+        self._replay = None if replayed is None else DemonstrationReplay(
+            replayed, args, self._tokenizer, batch_size=args.bc_replay_batch_size, seed=args.seed)
 
     # -- 1. tasks ------------------------------------------------------------------------
     def _get_train_sampler(self, dataset: Dataset | None = None) -> Any:
@@ -244,6 +254,17 @@ class MultiTurnGRPOTrainer(GRPOTrainer):
         with use_adapter(model, adapter_name="ref" if "ref" in model.peft_config else None):
             return self._token_logps(self.model, input_ids, attention_mask, keep)
 
+    # -- 5. the loss: TRL's, plus demonstration replay ---------------------------------------
+    def compute_loss(self, model: Any, inputs: dict[str, Any], return_outputs: bool = False,
+                     num_items_in_batch: Any = None) -> torch.Tensor:
+        loss = super().compute_loss(model, inputs, return_outputs, num_items_in_batch)
+        if self._replay is None or not model.training:
+            return loss
+        nll = self._replay.loss(model, self.accelerator.device)
+        self._metrics["train"]["replay/nll"].append(nll.item())
+        # TRL's loss is already divided for gradient accumulation; the replay term is too.
+        return loss + self.args.bc_replay_coef * nll / self.current_gradient_accumulation_steps
+
     # -- metrics ------------------------------------------------------------------------
     def _log_rollouts(self, trajectories: Sequence[Trajectory], clock: RolloutClock) -> None:
         """WebAgent-R1's training-dynamics metrics over the rollouts of every process, and where the time went.
@@ -284,12 +305,32 @@ class MultiTurnGRPOTrainer(GRPOTrainer):
             self._metrics[mode][key].append(float(value))
 
 
+def replay_demonstrations(args: MultiTurnGRPOConfig,
+                          demonstrations: Sequence[Demonstration] | None) -> list[Demonstration] | None:
+    """What the run replays: ``demonstrations``, or the successful ones of ``args.bc_replay_demonstrations``
+    (None when ``bc_replay_coef`` is 0)."""
+    if not args.bc_replay_coef:
+        return None
+    if demonstrations is None:
+        if not args.bc_replay_demonstrations:
+            raise ValueError("bc_replay_coef > 0 needs demonstrations: set bc_replay_demonstrations to a JSONL file "
+                             "(`webarena-gym demos`) or pass demonstrations= to the trainer.")
+        demonstrations = [d for d in read_demonstrations(args.bc_replay_demonstrations, strict=True).demonstrations
+                          if d.reward >= 1.0]
+    if not demonstrations:
+        raise ValueError("bc_replay_coef > 0 needs at least one successful demonstration to replay; none was given.")
+    return list(demonstrations)
+
+
 def train_grpo(
-    args: MultiTurnGRPOConfig, model: Any, *, processing_class: Any = None, callbacks: Sequence[Any] = ()
+    args: MultiTurnGRPOConfig, model: Any, *, processing_class: Any = None, callbacks: Sequence[Any] = (),
+    demonstrations: Sequence[Demonstration] | None = None,
 ) -> MultiTurnGRPOTrainer:
     """Run multi-turn GRPO and save the policy (LoRA merged into the weights) to ``args.output_dir``;
-    with the learnable curriculum, also its final state per family as ``curriculum.json``."""
-    trainer = MultiTurnGRPOTrainer(model, args, processing_class=processing_class, callbacks=callbacks)
+    with the learnable curriculum, also its final state per family as ``curriculum.json``.
+    ``demonstrations``: what ``args.bc_replay_coef > 0`` replays (default: ``args.bc_replay_demonstrations``)."""
+    trainer = MultiTurnGRPOTrainer(model, args, processing_class=processing_class, callbacks=callbacks,
+                                   demonstrations=demonstrations)
     try:
         trainer.train()
     finally:

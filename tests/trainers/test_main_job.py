@@ -39,13 +39,15 @@ def test_the_default_held_out_table_has_46_unseen_tasks_on_five_sites():
 def test_the_grpo_flags_reach_the_trainer_config(tmp_path):
     script = load_example("main_job")
     default = script.grpo_config(script.parse_args([]), tmp_path, list(range(4)), seed=0)
-    assert (default.lr_scheduler_type, default.curriculum_memory, default.task_sampling) == (
-        "constant", 0.98, "uniform")
+    assert (default.lr_scheduler_type, default.curriculum_memory, default.task_sampling, default.bc_replay_coef) == (
+        "constant", 0.98, "uniform", 0.0)
     args = script.parse_args(["--grpo-lr-scheduler", "cosine", "--curriculum-memory", "0.9",
-                              "--grpo-sampling", "learnable"])
+                              "--grpo-sampling", "learnable", "--bc-replay", "0.5"])
     config = script.grpo_config(args, tmp_path, list(range(4)), seed=0)
-    assert (config.lr_scheduler_type, config.curriculum_memory, config.task_sampling) == (
-        "cosine", 0.9, "learnable")
+    assert (config.lr_scheduler_type, config.curriculum_memory, config.task_sampling, config.bc_replay_coef) == (
+        "cosine", 0.9, "learnable", 0.5)
+    # GRPO from the untrained model (R1-Zero) has no demonstrations to replay
+    assert script.grpo_config(args, tmp_path, list(range(4)), seed=0, from_bc=False).bc_replay_coef == 0.0
 
 
 def test_the_main_job_prints_both_tables_and_leaves_every_stage_on_disk(tmp_path, capsys):
