@@ -81,9 +81,10 @@ from webarena_gym.tasks.embedded_suite import family_of  # noqa: E402
 # Where the experiment's defaults differ from the main job's: the configuration with the best held-out
 # results (README, "What BC and GRPO each add"): a tokenizer learnt beside entity swaps, copy pretraining
 # on what the agent reads (so the untrained model has never read a demonstrated action), a gentler and shorter
-# BC, and GRPO on every solvable train task with a curriculum over families.
+# BC, GRPO on every solvable train task with a curriculum over families, and a KL penalty to the start.
 FINDINGS_DEFAULTS = {"tokenizer_swaps": 3, "copy_pretraining_steps": 600, "copy_pretraining_text": "read",
-                     "bc_learning_rate": 1e-3, "bc_epochs": 20, "grpo_tasks": "all", "grpo_sampling": "learnable"}
+                     "bc_learning_rate": 1e-3, "bc_epochs": 20, "grpo_tasks": "all", "grpo_sampling": "learnable",
+                     "beta": 0.04}
 
 
 def parse_args(argv: list[str] | None = None, *, findings_defaults: bool = True) -> argparse.Namespace:

@@ -9,7 +9,8 @@ Start from the BC model; every ``MultiTurnGRPOConfig`` / TRL ``GRPOConfig`` opti
 ``--layout trajectory`` trains one compressed sequence per trajectory (WebAgent-R1's
 layout) instead of one exact row per turn; ``--thinking`` uses the
 ``<think>...</think><answer>...</answer>`` format; ``--lora_r 16`` trains a LoRA adapter;
-``--max_turns`` sets the interaction limit. Metrics go to ``<output_dir>/metrics.jsonl``
+``--max_turns`` sets the interaction limit; ``--bc_replay_coef 1 --bc_replay_demonstrations demos.jsonl``
+keeps BC's loss on the demonstrations beside the policy gradient (``trainers/replay.py``). Metrics go to ``<output_dir>/metrics.jsonl``
 (and tensorboard when installed); ``training_dynamics.png`` is drawn at the end.
 
 On several GPUs, ``accelerate launch --num_processes 8 examples/train_grpo.py ...``: every
