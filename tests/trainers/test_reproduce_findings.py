@@ -3,7 +3,7 @@
 Runs ``examples/reproduce_findings.py`` end to end (real embedded sites, a real tiny model,
 BC and GRPO for one step each) on one train task of each of three families on three sites, some
 arms first and then the rest, then checks what a user reads: the JSON holds every arm greedy and
-sampled and every scaling point, the PNG is a PNG, the table names every arm, a second run
+sampled and every scaling point, demonstration replay reaches GRPO from BC and not R1-Zero, the PNG is a PNG, the table names every arm, a second run
 resumes instead of training again, and a run with other settings into the same folder stops
 instead of mixing results.
 Where training lands is not asserted.
@@ -29,7 +29,7 @@ def test_the_experiment_reports_every_arm_and_scaling_point_and_resumes(tmp_path
     argv = ["--output", str(tmp_path / "run"), "--families", *FAMILIES, "--train-per-family", "1", "--test-limit", "3",
             "--seeds", "0", "--bc-epochs", "1", "--grpo-steps", "1", "--grpo-tasks-per-step", "1",
             "--num-generations", "2", "--sampled-passes", "1", "--scaling", "2", "3", "--max-turns", "2",
-            "--copy-pretraining-steps", "2", "--no-progress"]  # the findings' defaults otherwise
+            "--copy-pretraining-steps", "2", "--bc-replay", "0.5", "--no-progress"]  # the findings' defaults otherwise
     # Some arms first: BC+GRPO trains BC as its start without evaluating it; only targets whose arms ran are checked.
     partial = script.main([*argv, "--arms", "untrained", "bc_grpo"])
     table = capsys.readouterr().out
@@ -67,6 +67,9 @@ def test_the_experiment_reports_every_arm_and_scaling_point_and_resumes(tmp_path
     assert set(seed["scaling"]) == {"2", "3"}
     assert seed["scaling"]["2"] == seed["arms"]["bc_grpo"]["greedy"]["success"]
     assert any("rollout/reward" in r for r in seed["dynamics"]["bc_grpo"])
+    # BC's demonstrations are replayed in GRPO from BC only: R1-Zero has none.
+    assert any("replay/nll" in r for r in seed["dynamics"]["bc_grpo"])
+    assert not any("replay/nll" in r for r in seed["dynamics"]["grpo_zero"])
     assert any("train_loss" in r for r in seed["dynamics"]["bc"])
     # Every piece's seconds, the tiny model's build (tokenizer and weights) among them.
     assert {"build tiny", "train bc", "train grpo_zero", "train bc_grpo", "eval bc"} <= set(seed["timing_s"])
