@@ -8,7 +8,8 @@ Modules, in the order data flows through them: ``config`` (settings), ``tiny`` (
 models), ``induction`` (copy pretraining of a tiny model), ``augment`` (entity-swapped copies
 of demonstrations), ``chat`` (contexts and BC
 rows), ``rollout`` (episodes), ``layouts`` (training rows and masks), ``objective``
-(advantages), ``curriculum`` (which tasks GRPO practises), ``bc`` and ``grpo`` (training), ``metrics`` (training-dynamics log and plot),
+(advantages), ``curriculum`` (which tasks GRPO practises), ``replay`` (BC's loss kept during GRPO), ``bc`` and
+``grpo`` (training), ``metrics`` (training-dynamics log and plot),
 ``evaluation`` (success rates of a model).
 
 Names are imported lazily: ``import trainers`` does not load torch.
@@ -36,6 +37,7 @@ _EXPORTS = {
     "group_advantages": "objective",
     "FamilyLearnability": "curriculum",
     "LearnableTaskSampler": "curriculum",
+    "DemonstrationReplay": "replay",
     "train_bc": "bc",
     "MultiTurnGRPOTrainer": "grpo",
     "train_grpo": "grpo",
