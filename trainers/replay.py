@@ -18,7 +18,7 @@ import torch
 from .chat import demonstration_rows, render, text_ids
 from .config import AgentArguments
 
-#: Label of the tokens that carry no loss (the prompt, padding), as ``torch.nn.functional.cross_entropy`` ignores.
+#: Label of the tokens that carry no loss (the prompt, padding), as transformers' causal-LM loss ignores.
 IGNORE_INDEX = -100
 
 
@@ -82,9 +82,6 @@ class DemonstrationReplay:
         return {"input_ids": input_ids, "attention_mask": attention_mask, "labels": labels}
 
     def loss(self, model: Any, device: torch.device | str = "cpu") -> torch.Tensor:
-        """Mean negative log-likelihood of the action tokens of the next batch under ``model`` (with gradient)."""
-        batch = {key: value.to(device) for key, value in self.next_batch().items()}
-        labels = batch.pop("labels")
-        logits = model(**batch).logits[:, :-1].float()
-        return torch.nn.functional.cross_entropy(logits.reshape(-1, logits.size(-1)), labels[:, 1:].reshape(-1),
-                                                 ignore_index=IGNORE_INDEX)
+        """Mean negative log-likelihood of the action tokens of the next batch under ``model`` (with gradient):
+        the causal LM's own loss, which shifts the labels and skips ``IGNORE_INDEX``."""
+        return model(**{key: value.to(device) for key, value in self.next_batch().items()}).loss

@@ -105,3 +105,19 @@ def hand_built(tokenizer, actions=ACTIONS, *, reward=1.0, cut_last=False):
         turns.append(TurnSample(messages, prompt_ids(tokenizer, messages), sampled, action))
         past.append(Turn(page, action, url))
     return Trajectory(7, INTENT, ["map"], turns, reward=reward, terminated=True)
+
+
+def winner_loser_batch(tokenizer) -> dict:
+    """A trajectory-layout batch of one group of two: the right answer (reward 1) and a wrong one (reward 0),
+    with their advantages, as TRL's loss takes it."""
+    import torch
+
+    from trainers.layouts import trajectory_rows
+    from trainers.objective import collate_rows, group_advantages
+
+    winner = hand_built(tokenizer, reward=1.0)
+    loser = hand_built(tokenizer, ['do(action="Wait")', 'exit(message="")'], reward=0.0)
+    batch = collate_rows(trajectory_rows([winner, loser], tokenizer), tokenizer.pad_token_id)
+    batch["advantages"] = group_advantages(torch.tensor([winner.reward, loser.reward]), 2)
+    batch["num_items_in_batch"] = (batch["completion_mask"] * batch["tool_mask"]).sum()
+    return batch

@@ -9,12 +9,10 @@ import pytest
 import torch
 
 from trainers.grpo import MultiTurnGRPOTrainer
-from trainers.layouts import trajectory_rows
-from trainers.objective import collate_rows, group_advantages
 from trainers.policy import Sampler
 from trainers.rollout import collect_rollouts
 
-from .place_family import grpo_config, hand_built, place_envs
+from .place_family import grpo_config, place_envs, winner_loser_batch
 
 pytestmark = [pytest.mark.train, pytest.mark.slow]
 
@@ -27,11 +25,7 @@ def _trainer(model_dir, envs, tmp_path, **overrides) -> MultiTurnGRPOTrainer:
 def test_gradients_flow_only_from_action_tokens(bc_model_dir, shared_place_envs, tmp_path, beta):
     trainer = _trainer(bc_model_dir, shared_place_envs, tmp_path, layout="trajectory", beta=beta)
     tokenizer = trainer.processing_class
-    winner, loser = hand_built(tokenizer, reward=1.0), hand_built(tokenizer, ['do(action="Wait")', 'exit(message="")'],
-                                                                     reward=0.0)
-    batch = collate_rows(trajectory_rows([winner, loser], tokenizer), tokenizer.pad_token_id)
-    batch["advantages"] = group_advantages(torch.tensor([winner.reward, loser.reward]), 2)
-    batch["num_items_in_batch"] = (batch["completion_mask"] * batch["tool_mask"]).sum()
+    batch = winner_loser_batch(tokenizer)
     ids = torch.cat([batch["prompt_ids"], batch["completion_ids"]], dim=1)
     attention = torch.cat([batch["prompt_mask"], batch["completion_mask"]], dim=1)
     keep = batch["completion_ids"].size(1)

@@ -11,13 +11,11 @@ from trl import GRPOTrainer
 
 from trainers.chat import demonstration_rows, prompt_ids
 from trainers.grpo import MultiTurnGRPOTrainer
-from trainers.layouts import trajectory_rows
-from trainers.objective import collate_rows, group_advantages
 from trainers.policy import load_policy
 from trainers.replay import IGNORE_INDEX, DemonstrationReplay, replay_rows
 from webarena_gym.demos import TrajectoryFileError, write_demonstrations
 
-from .place_family import grpo_config, hand_built
+from .place_family import grpo_config, winner_loser_batch
 
 pytestmark = [pytest.mark.train]
 
@@ -76,11 +74,7 @@ def test_grpo_adds_the_weighted_replay_loss_and_logs_it(place_family, bc_model_d
                                                                        bc_replay_coef=coef),
                                    envs=shared_place_envs, demonstrations=demos)
     tokenizer = trainer.processing_class
-    winner, loser = hand_built(tokenizer, reward=1.0), hand_built(tokenizer, ['do(action="Wait")', 'exit(message="")'],
-                                                                     reward=0.0)
-    batch = collate_rows(trajectory_rows([winner, loser], tokenizer), tokenizer.pad_token_id)
-    batch["advantages"] = group_advantages(torch.tensor([winner.reward, loser.reward]), 2)
-    batch["num_items_in_batch"] = (batch["completion_mask"] * batch["tool_mask"]).sum()
+    batch = winner_loser_batch(tokenizer)
     trainer.model.train()
     trainer.current_gradient_accumulation_steps = trainer.args.gradient_accumulation_steps  # what train() sets
     with torch.no_grad():
