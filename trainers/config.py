@@ -32,6 +32,18 @@ def cuda_bf16_available() -> bool:
     return bool(torch.cuda.is_available() and torch.cuda.is_bf16_supported())
 
 
+def training_attention(bf16: bool) -> str | None:
+    """The attention a model trains with: ``"eager"`` in bf16 on CUDA, else None (the model's own, SDPA).
+
+    On an H200, PyTorch's memory-efficient SDPA kernel returned NaN gradients in bf16 from a finite loss
+    (pytorch/pytorch#178251): the small model's copy pretraining on seeds 0 and 1 at steps 255 and 205, its
+    GRPO from BC on seed 2 at step 2; eager attention and float32 stayed finite (README, "On a GPU").
+    """
+    import torch
+
+    return "eager" if bf16 and torch.cuda.is_available() else None
+
+
 def default_report_to() -> str:
     """TRL's tensorboard logging where tensorboard is installed, else TRL's default (no tracker)."""
     return "tensorboard" if importlib.util.find_spec("tensorboard") is not None else "none"
@@ -144,6 +156,11 @@ class MachineDefaults:
         metadata={"help": "Default: True when launched as several processes (accelerate launch) with no CUDA device, "
                           "so that they train on CPU over gloo; else False."},
     )
+    attn_implementation: str | None = field(
+        default=None,
+        metadata={"help": "Attention of a model loaded from a path (model_init_kwargs). Default: 'eager' in bf16 on "
+                          "CUDA, where SDPA's memory-efficient backward returned NaN gradients; else the model's own."},
+    )
 
     def _resolve_machine_defaults(self) -> None:
         import torch
@@ -164,6 +181,10 @@ class MachineDefaults:
         if self.use_cpu is None:
             # Without it, transformers sets up a multi-process launch on a machine without GPUs as one lone process.
             self.use_cpu = distributed_launch() and not torch.cuda.is_available()
+        if self.attn_implementation is None:
+            self.attn_implementation = training_attention(self.bf16)
+        if self.attn_implementation is not None:
+            self.model_init_kwargs = {"attn_implementation": self.attn_implementation, **(self.model_init_kwargs or {})}
 
 
 @dataclass

@@ -144,7 +144,8 @@ def copy_pretrain(model_dir: str | Path, texts: Iterable[str], *, steps: int = 6
 
     AdamW with gradients clipped at norm 1, on the saved model's device, with float32 weights (bf16
     autocast on CUDA where supported: weights trained in bf16 alone turned to NaN on an H200 for the
-    small model, 2 seeds of 3). ``max_gap`` puts up to that many tokens of other text between a
+    small model, 2 seeds of 3) and, in bf16 on CUDA, eager attention (SDPA's memory-efficient backward
+    returned NaN gradients there: :func:`~trainers.config.training_attention`). ``max_gap`` puts up to that many tokens of other text between a
     span and its repeat (:func:`repeated_spans`). ``spans="random"`` makes every span tokens drawn
     uniformly from the corpus's vocabulary, which only copying predicts; ``"corpus"`` takes runs of
     the corpus, which the model can learn to predict without copying. Returns the copy accuracy
@@ -157,7 +158,7 @@ def copy_pretrain(model_dir: str | Path, texts: Iterable[str], *, steps: int = 6
     import torch
     from tqdm.auto import tqdm
 
-    from .config import cuda_bf16_available
+    from .config import cuda_bf16_available, training_attention
     from .policy import load_policy
 
     if not isinstance(steps, int) or isinstance(steps, bool) or steps < 1:
@@ -167,7 +168,8 @@ def copy_pretrain(model_dir: str | Path, texts: Iterable[str], *, steps: int = 6
     if spans not in COPY_SPANS:
         raise ValueError(f"spans must be one of {COPY_SPANS}, got {spans!r}")
     model_dir = Path(model_dir)
-    model, tokenizer = load_policy(str(model_dir), dtype=torch.float32)
+    mixed = cuda_bf16_available()  # bf16 autocast on CUDA, with the attention that trains finite there
+    model, tokenizer = load_policy(str(model_dir), dtype=torch.float32, attn_implementation=training_attention(mixed))
     stream = token_stream(tokenizer, texts)
     pad_id = tokenizer.pad_token_id or 0
     vocabulary = sorted(set(stream)) if spans == "random" else None
@@ -177,7 +179,6 @@ def copy_pretrain(model_dir: str | Path, texts: Iterable[str], *, steps: int = 6
     rng = random.Random(seed)
     optimizer = torch.optim.AdamW(model.parameters(), lr=learning_rate)
     device = next(model.parameters()).device
-    mixed = device.type == "cuda" and cuda_bf16_available()
     model.train()
     with torch.random.fork_rng(devices=[]), tqdm(total=steps, desc="copy pretraining", disable=not progress) as bar:
         torch.manual_seed(seed)

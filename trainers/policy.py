@@ -71,9 +71,10 @@ def check_pretrained(name: str) -> None:
     require_chat_template(tokenizer)
 
 
-def load_policy(path: str, *, device: torch.device | None = None,
-                dtype: torch.dtype | None = None) -> tuple[Any, Any]:
-    """A saved model and its tokenizer; by default in bf16 on CUDA (where supported), float32 on CPU."""
+def load_policy(path: str, *, device: torch.device | None = None, dtype: torch.dtype | None = None,
+                attn_implementation: str | None = None) -> tuple[Any, Any]:
+    """A saved model and its tokenizer; by default in bf16 on CUDA (where supported), float32 on CPU, with the
+    model's own attention unless ``attn_implementation`` names one."""
     from transformers import AutoModelForCausalLM
 
     from .config import cuda_bf16_available
@@ -81,7 +82,8 @@ def load_policy(path: str, *, device: torch.device | None = None,
     device = device or pick_device()
     if dtype is None:
         dtype = torch.bfloat16 if device.type == "cuda" and cuda_bf16_available() else torch.float32
-    model = AutoModelForCausalLM.from_pretrained(path, dtype=dtype).to(device)
+    chosen = {"attn_implementation": attn_implementation} if attn_implementation else {}
+    model = AutoModelForCausalLM.from_pretrained(path, dtype=dtype, **chosen).to(device)
     return model, load_tokenizer(path)
 
 

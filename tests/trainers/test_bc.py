@@ -100,3 +100,29 @@ def test_bc_that_diverges_stops_with_a_clear_error_instead_of_saving_nan_weights
     logged = [json.loads(line) for line in (tmp_path / "bc" / "metrics.jsonl").read_text().splitlines()]
     assert len(logged) == 1 and logged[0]["grad_norm"] != logged[0]["grad_norm"]  # written, then stopped
     assert not (tmp_path / "bc" / "model.safetensors").exists()
+
+
+def test_training_keeps_the_models_attention_except_in_bf16_on_cuda_where_it_asks_for_eager(place_family,
+                                                                                          tiny_model_dir, tmp_path):
+    """On an H200, SDPA's memory-efficient backward returned NaN gradients in bf16 (trainers.config)."""
+    import torch
+
+    from trainers.bc import train_bc
+    from trainers.config import training_attention
+    from trainers.policy import load_policy
+
+    from .place_family import grpo_config
+
+    assert training_attention(False) is None
+    assert training_attention(True) == ("eager" if torch.cuda.is_available() else None)
+    default = bc_config(tmp_path / "default", bf16=False)
+    assert default.attn_implementation is None and default.model_init_kwargs is None
+    # A setting reaches the model TRL loads from the path (BC's and GRPO's configs resolve it alike).
+    assert grpo_config(tmp_path / "grpo", attn_implementation="eager").model_init_kwargs == {
+        "attn_implementation": "eager"}
+    _tasks, demos = place_family
+    trainer = train_bc(bc_config(tmp_path / "eager", attn_implementation="eager", max_steps=1), str(tiny_model_dir),
+                       demonstrations=demos)
+    assert trainer.model.config._attn_implementation == "eager"
+    assert load_policy(str(tiny_model_dir))[0].config._attn_implementation == "sdpa"
+    assert load_policy(str(tiny_model_dir), attn_implementation="eager")[0].config._attn_implementation == "eager"
