@@ -14,7 +14,8 @@ passes); the BC+GRPO policy is also evaluated with more allowed interactions (te
 scaling). Everything is offline (unless ``--base-model`` names a hub id); on CUDA the same
 script trains in bf16 (``--model-size small`` builds a larger model there).
 
-    python examples/reproduce_findings.py --threads 1 --seeds 0 &   # one process per seed (likewise 1, 2):
+    python examples/reproduce_findings.py --jobs 3 --threads 1      # one process per seed, then the report
+    python examples/reproduce_findings.py --threads 1 --seeds 0 &   # the same by hand (likewise 1, 2):
     python examples/reproduce_findings.py --threads 1               # then all seeds, read back: table, JSON, PNG
     python examples/reproduce_findings.py --arms bc bc_grpo         # some arms; a later run adds the rest
     python examples/reproduce_findings.py --base-model Qwen/Qwen2.5-0.5B-Instruct --max-new-tokens 96  # a GPU
@@ -50,6 +51,7 @@ import warnings
 from pathlib import Path
 from typing import Any
 
+from tqdm.auto import tqdm
 from transformers import set_seed
 from transformers.utils import logging as transformers_logging
 
@@ -104,6 +106,9 @@ def parse_args(argv: list[str] | None = None, *, findings_defaults: bool = True)
     parser.add_argument("--arms", nargs="+", choices=ARMS, default=list(ARMS),
                         help="the arms to train and evaluate (BC+GRPO trains BC first); a later run with more "
                              "arms into the same --output adds them")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="seeds trained at once, each in a process of its own (its log in --output/logs); "
+                             "1 runs them one after another in this process")
     parser.add_argument("--fresh", action="store_true", help="discard earlier results in --output")
     parser.add_argument("--no-progress", action="store_true", help="no progress bars")
     return resolve_base_model(parser, parser.parse_args(argv), argv)
@@ -111,7 +116,7 @@ def parse_args(argv: list[str] | None = None, *, findings_defaults: bool = True)
 
 # Arguments that change no finished piece: another seed is another folder, another scaling point or arm
 # another evaluation file, and the rest only change how the run is shown or scheduled.
-RUN_ONLY_ARGUMENTS = frozenset({"output", "seeds", "scaling", "arms", "threads", "fresh", "no_progress"})
+RUN_ONLY_ARGUMENTS = frozenset({"output", "seeds", "scaling", "arms", "threads", "jobs", "fresh", "no_progress"})
 SETTINGS_FILE = "settings.json"
 
 
@@ -271,6 +276,43 @@ class Experiment:
         return {"arms": arms, "scaling": scaling, "dynamics": dynamics, "timing_s": timing}
 
 
+def run_seed_processes(argv: list[str], args: argparse.Namespace, out: Path) -> None:
+    """Train and evaluate the seeds in up to ``--jobs`` processes at a time, one per seed, into ``out``.
+
+    Each child runs this script with ``--seeds S`` and writes its pieces, as the parallel commands in the
+    README do by hand; torch's threads are shared out among them unless ``--threads`` says otherwise.
+    A child that fails stops the run with its seed, exit status and log named, after the others end.
+    """
+    import subprocess
+
+    threads = args.threads or max(1, (os.cpu_count() or 1) // min(args.jobs, len(args.seeds)))
+    logs = out / "logs"
+    logs.mkdir(exist_ok=True)
+    # The parent has already done --fresh's clearing; a child that did it again would delete its siblings' work.
+    kept = [a for a in argv if not (len(a) > 3 and "--fresh".startswith(a))]
+    command = [sys.executable, str(Path(__file__).resolve()), *kept]
+    pending, running, failed = list(args.seeds), {}, []
+    progress = tqdm(total=len(pending), desc=f"seeds ({args.jobs} at a time)", disable=args.no_progress)
+    while pending or running:
+        while pending and len(running) < args.jobs:
+            seed = pending.pop(0)
+            with open(logs / f"seed{seed}.txt", "w") as log:
+                running[seed] = subprocess.Popen(
+                    [*command, "--seeds", str(seed), "--jobs", "1", "--threads", str(threads), "--no-progress"],
+                    stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        seed, code = next(((s, p.poll()) for s, p in running.items() if p.poll() is not None), (None, None))
+        if seed is None:
+            time.sleep(1)
+            continue
+        del running[seed]
+        progress.update()
+        if code:
+            failed.append(f"seed {seed} (exit status {code}; log {logs / f'seed{seed}.txt'})")
+    progress.close()
+    if failed:
+        raise SystemExit("Failed: " + "; ".join(failed))
+
+
 def machine_description() -> dict[str, Any]:
     import torch
 
@@ -297,8 +339,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     print(f"{len(experiment.demos)} demonstrations on {len(experiment.train_ids)} train tasks; "
           f"{len(experiment.test_ids)} held-out test tasks on {len(sites)} sites ({', '.join(sites)}); "
           f"seeds {args.seeds}")
+    if args.jobs > 1 and len(args.seeds) > 1:
+        run_seed_processes(argv if argv is not None else sys.argv[1:], args, experiment.out)
     seeds = {}
-    for seed in args.seeds:
+    for seed in args.seeds:  # each seed's pieces already on disk when its process ran them
         seeds[str(seed)] = experiment.run_seed(seed)
     findings = {
         "config": vars(args),

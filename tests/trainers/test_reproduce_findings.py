@@ -118,3 +118,33 @@ def test_the_experiment_reports_every_arm_and_scaling_point_and_resumes(tmp_path
     with pytest.raises(SystemExit, match="settings.json is unreadable.*--fresh"):
         script.main(argv)
     assert {p: p.stat().st_mtime_ns for p in trained} == trained
+
+
+def test_seeds_run_as_parallel_processes_into_one_report(tmp_path):
+    """``--jobs 2``: one process per seed (after ``--fresh`` clears the folder once), then this process reports."""
+    script = load_example("reproduce_findings")
+    out = tmp_path / "run"
+    out.mkdir()
+    (out / "stale.txt").write_text("from an earlier run")
+    argv = ["--output", str(out), "--families", *FAMILIES, "--train-per-family", "1", "--test-limit", "2",
+            "--bc-epochs", "1", "--sampled-passes", "1", "--max-turns", "2", "--copy-pretraining-steps", "2",
+            "--arms", "untrained", "bc", "--no-progress"]
+    findings = script.main([*argv, "--seeds", "0", "1", "--jobs", "2", "--fresh"])
+    assert not (out / "stale.txt").exists()  # cleared once, by this process: no child cleared its sibling's work
+    assert set(findings["seeds"]) == {"0", "1"} and set(findings["summary"]["arms"]) == {"untrained", "bc"}
+    for seed in (0, 1):
+        log = out / "logs" / f"seed{seed}.txt"
+        assert f"seeds [{seed}]" in log.read_text()  # the child ran that seed alone
+        # Every piece was made by the seed's own process; this one only read them back.
+        pieces = [out / f"seed{seed}" / "bc" / "model.safetensors", out / f"seed{seed}" / "eval_bc.json"]
+        assert all(p.stat().st_mtime_ns <= log.stat().st_mtime_ns for p in pieces)
+    assert findings["seeds"]["1"]["arms"]["bc"]["max_turns"] == 2  # the child took this run's options
+
+    # A seed whose process fails stops the run, naming the seed and its log, once the other has finished.
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    (broken / "seed1").write_text("a file where the seed's folder goes")
+    failing = [a if a != str(out) else str(broken) for a in argv]
+    with pytest.raises(SystemExit, match=r"Failed: seed 1 \(exit status 1; log .*seed1\.txt\)"):
+        script.main([*failing, "--arms", "untrained", "--seeds", "0", "1", "--jobs", "2"])
+    assert (broken / "seed0" / "eval_untrained.json").exists()
