@@ -111,7 +111,10 @@ def parse_args(argv: list[str] | None = None, *, findings_defaults: bool = True)
                              "1 runs them one after another in this process")
     parser.add_argument("--fresh", action="store_true", help="discard earlier results in --output")
     parser.add_argument("--no-progress", action="store_true", help="no progress bars")
-    return resolve_base_model(parser, parser.parse_args(argv), argv)
+    args = parser.parse_args(argv)
+    if args.jobs < 1:
+        parser.error(f"--jobs must be at least 1 (seeds trained at once), got {args.jobs}")
+    return resolve_base_model(parser, args, argv)
 
 
 # Arguments that change no finished piece: another seed is another folder, another scaling point or arm
@@ -293,22 +296,27 @@ def run_seed_processes(argv: list[str], args: argparse.Namespace, out: Path) -> 
     command = [sys.executable, str(Path(__file__).resolve()), *kept]
     pending, running, failed = list(args.seeds), {}, []
     progress = tqdm(total=len(pending), desc=f"seeds ({args.jobs} at a time)", disable=args.no_progress)
-    while pending or running:
-        while pending and len(running) < args.jobs:
-            seed = pending.pop(0)
-            with open(logs / f"seed{seed}.txt", "w") as log:
-                running[seed] = subprocess.Popen(
-                    [*command, "--seeds", str(seed), "--jobs", "1", "--threads", str(threads), "--no-progress"],
-                    stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-        seed, code = next(((s, p.poll()) for s, p in running.items() if p.poll() is not None), (None, None))
-        if seed is None:
-            time.sleep(1)
-            continue
-        del running[seed]
-        progress.update()
-        if code:
-            failed.append(f"seed {seed} (exit status {code}; log {logs / f'seed{seed}.txt'})")
-    progress.close()
+    try:
+        while pending or running:
+            while pending and len(running) < args.jobs:
+                seed = pending.pop(0)
+                with open(logs / f"seed{seed}.txt", "w") as log:
+                    running[seed] = subprocess.Popen(
+                        [*command, "--seeds", str(seed), "--jobs", "1", "--threads", str(threads), "--no-progress"],
+                        stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+            seed, code = next(((s, p.poll()) for s, p in running.items() if p.poll() is not None), (None, None))
+            if seed is None:
+                time.sleep(1)
+                continue
+            del running[seed]
+            progress.update()
+            if code:
+                failed.append(f"seed {seed} (exit status {code}; log {logs / f'seed{seed}.txt'})")
+    finally:  # interrupted (Ctrl-C, a kill): no child is left training on; finished pieces stay for a resume
+        for child in running.values():
+            child.terminate()
+            child.wait()
+        progress.close()
     if failed:
         raise SystemExit("Failed: " + "; ".join(failed))
 

@@ -37,7 +37,8 @@ def training_attention(bf16: bool) -> str | None:
 
     On an H200, PyTorch's memory-efficient SDPA kernel returned NaN gradients in bf16 from a finite loss
     (pytorch/pytorch#178251): the small model's copy pretraining on seeds 0 and 1 at steps 255 and 205, its
-    GRPO from BC on seed 2 at step 2; eager attention and float32 stayed finite (README, "On a GPU").
+    GRPO from BC on seed 2 at step 2; eager attention and float32 stayed finite (README, "The cause: SDPA's
+    backward in bf16 on CUDA").
     """
     import torch
 

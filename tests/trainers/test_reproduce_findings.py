@@ -120,9 +120,12 @@ def test_the_experiment_reports_every_arm_and_scaling_point_and_resumes(tmp_path
     assert {p: p.stat().st_mtime_ns for p in trained} == trained
 
 
-def test_seeds_run_as_parallel_processes_into_one_report(tmp_path):
+def test_seeds_run_as_parallel_processes_into_one_report(tmp_path, capsys):
     """``--jobs 2``: one process per seed (after ``--fresh`` clears the folder once), then this process reports."""
     script = load_example("reproduce_findings")
+    with pytest.raises(SystemExit):
+        script.parse_args(["--jobs", "0"])
+    assert "--jobs must be at least 1" in capsys.readouterr().err
     out = tmp_path / "run"
     out.mkdir()
     (out / "stale.txt").write_text("from an earlier run")
