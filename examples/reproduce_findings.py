@@ -304,11 +304,11 @@ def run_seed_processes(argv: list[str], args: argparse.Namespace, out: Path) -> 
                     running[seed] = subprocess.Popen(
                         [*command, "--seeds", str(seed), "--jobs", "1", "--threads", str(threads), "--no-progress"],
                         stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-            seed, code = next(((s, p.poll()) for s, p in running.items() if p.poll() is not None), (None, None))
+            seed = next((s for s, child in running.items() if child.poll() is not None), None)
             if seed is None:
                 time.sleep(1)
                 continue
-            del running[seed]
+            code = running.pop(seed).returncode
             progress.update()
             if code:
                 failed.append(f"seed {seed} (exit status {code}; log {logs / f'seed{seed}.txt'})")

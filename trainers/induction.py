@@ -145,8 +145,8 @@ def copy_pretrain(model_dir: str | Path, texts: Iterable[str], *, steps: int = 6
     AdamW with gradients clipped at norm 1, on the saved model's device, with float32 weights (bf16
     autocast on CUDA where supported: weights trained in bf16 alone turned to NaN on an H200 for the
     small model, 2 seeds of 3) and, in bf16 on CUDA, eager attention (SDPA's memory-efficient backward
-    returned NaN gradients there: :func:`~trainers.config.training_attention`). ``max_gap`` puts up to that many tokens of other text between a
-    span and its repeat (:func:`repeated_spans`). ``spans="random"`` makes every span tokens drawn
+    returned NaN gradients there: :func:`~trainers.config.training_attention`). ``max_gap`` puts up to
+    that many tokens of other text between a span and its repeat (:func:`repeated_spans`). ``spans="random"`` makes every span tokens drawn
     uniformly from the corpus's vocabulary, which only copying predicts; ``"corpus"`` takes runs of
     the corpus, which the model can learn to predict without copying. Returns the copy accuracy
     (:func:`copy_accuracy` on spans never trained on) before and after: right after the span (``copy_accuracy``), across

@@ -3,8 +3,8 @@
 Runs ``examples/reproduce_findings.py`` end to end (real embedded sites, a real tiny model,
 BC and GRPO for one step each) on one train task of each of three families on three sites, some
 arms first and then the rest, then checks what a user reads: the JSON holds every arm greedy and
-sampled and every scaling point, demonstration replay reaches GRPO from BC and not R1-Zero, the PNG is a PNG, the table names every arm, a second run
-resumes instead of training again, and a run with other settings into the same folder stops
+sampled and every scaling point, demonstration replay reaches GRPO from BC and not R1-Zero, the
+PNG is a PNG, the table names every arm, a second run resumes instead of training again, and a run with other settings into the same folder stops
 instead of mixing results.
 Where training lands is not asserted.
 """
