@@ -26,6 +26,10 @@ def summarize(seeds: dict[str, Any]) -> dict[str, Any]:
             mode: spread([s["arms"][arm][mode]["success"] for s in seeds.values()])
             for mode in ("greedy", "sampled") if all(mode in s["arms"][arm] for s in seeds.values())
         }
+    summary["na_answers"] = {
+        arm: spread([s["arms"][arm]["greedy"]["na_answers"] for s in seeds.values()])
+        for arm in summary["arms"] if all("na_answers" in s["arms"][arm]["greedy"] for s in seeds.values())
+    }  # evaluations cached before the share was recorded have none
     for turns in next(iter(seeds.values()))["scaling"]:
         summary["scaling"][turns] = spread([s["scaling"][turns] for s in seeds.values()])
     summary["targets"] = targets(summary["arms"])
@@ -77,6 +81,13 @@ def format_report(findings: dict[str, Any]) -> str:
     for arm in ARMS:
         stats = summary["arms"].get(arm, {})
         lines.append(f"{LABELS[arm]:<32}{_cell(stats.get('greedy'))}{_cell(stats.get('sampled'))}")
+    if "floor" in findings:
+        lines.append(f"{'answer N/A at once (no model)':<32}{100 * findings['floor']['success']:>7.1f}")
+    if summary.get("na_answers"):
+        lines.append("")
+        lines.append("Greedy answers that are a bare N/A, % of held-out episodes:")
+        lines.append("  " + "   ".join(f"{LABELS[arm]}: {_cell(stats).strip()}"
+                                       for arm, stats in summary["na_answers"].items()))
     lines.append("")
     if summary["scaling"]:
         lines.append("Test-time scaling, BC + GRPO policy, greedy: allowed interactions -> success %")
@@ -109,6 +120,9 @@ def plot_findings(findings: dict[str, Any], path: str | Path) -> Path:
         for x, s in zip(xs, stats, strict=True):
             if s:
                 axis.scatter([x] * len(s["values"]), [100 * v for v in s["values"]], color="black", s=8, zorder=3)
+    if "floor" in findings:
+        axis.axhline(100 * findings["floor"]["success"], color="gray", linestyle="--", linewidth=1,
+                     label="answer N/A at once (no model)")
     axis.set_xticks(range(len(ARMS)), [LABELS[a].replace(" (", "\n(") for a in ARMS], fontsize=8)
     axis.set_ylabel(f"success on {len(findings['tasks']['test_ids'])} held-out tasks (%)")
     axis.set_title("Success per arm (mean ± std, dots: seeds)", fontsize=10)

@@ -10,8 +10,9 @@ training, for evaluation):
 * ``bc_grpo``: BC, then multi-turn GRPO (WebAgent-R1).
 
 Each arm is evaluated on the held-out tasks greedily and sampled (temperature 1, several
-passes); the BC+GRPO policy is also evaluated with more allowed interactions (test-time
-scaling). Everything is offline (unless ``--base-model`` names a hub id); on CUDA the same
+passes), with the share of its answers that are a bare N/A; the BC+GRPO policy is also evaluated
+with more allowed interactions (test-time scaling). Answering N/A at once, with no model, is the
+floor beside them. Everything is offline (unless ``--base-model`` names a hub id); on CUDA the same
 script trains in bf16 (``--model-size small`` builds a larger model there).
 
     python examples/reproduce_findings.py --jobs 3 --threads 1      # one process per seed, then the report
@@ -29,7 +30,8 @@ job's defaults with ``findings_defaults=False``). The three seeds as parallel si
 then the report, took 52 minutes on a 2-core machine (README, "What BC and GRPO each add").
 
 Leaves in ``--output``: ``findings.json`` (every number), ``findings.png`` (success per arm
-with spread, the scaling curve, training dynamics per arm) and, per seed, the models,
+with spread, the scaling curve, training dynamics per arm), ``eval_answer_na.json`` (the floor:
+answering N/A at once, no model) and, per seed, the models,
 ``metrics.jsonl`` of each training run and one ``eval_<arm>.json`` per evaluation. A killed run resumes
 where it stopped: finished trainings and evaluations are kept (``--fresh`` starts over). The
 settings that decide those results are kept in ``settings.json``; a run with other settings into the
@@ -77,7 +79,9 @@ from trainers.grpo import train_grpo  # noqa: E402
 from trainers.metrics import METRICS_FILE, read_metrics  # noqa: E402
 from trainers.policy import load_policy  # noqa: E402
 from webarena_gym.demos import read_demonstrations, write_demonstrations  # noqa: E402
-from webarena_gym.evaluation import success_by_site  # noqa: E402
+from webarena_gym.env import WebArenaEnv  # noqa: E402
+from webarena_gym.evaluation import AnswerAtOnce, run_policy, success_by_site  # noqa: E402
+from webarena_gym.evaluators.string_match import is_bare_na  # noqa: E402
 from webarena_gym.tasks.embedded_suite import family_of  # noqa: E402
 
 # Where the experiment's defaults differ from the main job's: the configuration with the best held-out
@@ -211,12 +215,28 @@ class Experiment:
             passes.append({"success": sum(r.success for r in results) / len(results),
                            "by_site": {s: list(v) for s, v in success_by_site(results).items()},
                            "solved": sorted(r.task_id for r in results if r.success),
-                           "steps": sum(r.steps for r in results) / len(results)})
+                           "steps": sum(r.steps for r in results) / len(results),
+                           "na_answers": sum(is_bare_na(r.answer) for r in results) / len(results)})
         record["greedy"] = passes[0]
         if len(passes) > 1:
             record["sampled"] = {"success": statistics.fmean(p["success"] for p in passes[1:]),
                                  "passes": [p["success"] for p in passes[1:]]}
         record["seconds"] = round(time.perf_counter() - started, 1)
+        path.write_text(json.dumps(record, indent=1))
+        return record
+
+    def floor(self) -> dict[str, Any]:
+        """Answering N/A at once on the held-out tasks, no model: the success of reading nothing (cached as JSON)."""
+        path = self.out / "eval_answer_na.json"
+        if path.exists():
+            return json.loads(path.read_text())
+        env = WebArenaEnv(suite="embedded", split="test", max_steps=self.args.max_turns)
+        try:
+            results = run_policy(env, AnswerAtOnce("N/A"), self.test_ids, progress=False)
+        finally:
+            env.close()
+        record = {"answer": "N/A", "success": sum(r.success for r in results) / len(results),
+                  "solved": sorted(r.task_id for r in results if r.success)}
         path.write_text(json.dumps(record, indent=1))
         return record
 
@@ -359,6 +379,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                   "train_ids": experiment.train_ids, "test_ids": experiment.test_ids, "test_sites": sites,
                   "grpo_ids": experiment.grpo_ids},
         "seeds": seeds,
+        "floor": experiment.floor(),
         "summary": summarize(seeds),
         "wall_s": round(time.perf_counter() - started, 1),
     }

@@ -4,7 +4,7 @@
     webarena-gym tasks list --suite embedded --split test
     webarena-gym tasks show ID
     webarena-gym demos --split train --out demos.jsonl
-    webarena-gym baseline                             oracle vs random agent, success per site
+    webarena-gym baseline                             oracle, random agent and answering N/A, success per site
     webarena-gym eval --model PATH | --endpoint URL --model NAME   evaluate a model (resumable run file)
     webarena-gym report RUN.jsonl [RUN2.jsonl] -o report.html      a run (or two, compared) as HTML
     webarena-gym sites up|status|configure|login|reset|env   the real sites in docker
@@ -74,7 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
     demos.add_argument("--limit", type=int, default=None, help="only the first N tasks")
     demos.set_defaults(handler=_demos)
 
-    baseline = commands.add_parser("baseline", help="oracle and random agent on the embedded suite, success per site")
+    baseline = commands.add_parser("baseline", help="oracle, random agent and answering N/A at once on the embedded suite, success per site")
     baseline.add_argument("--split", default="test", choices=SPLITS)
     baseline.add_argument("--backend", default="direct", choices=BACKENDS)
     baseline.add_argument("--max-steps", type=int, default=30, help="step limit (30: the evaluation budget)")
@@ -197,16 +197,17 @@ def _demos(args: argparse.Namespace) -> int:
 
 def _baseline(args: argparse.Namespace) -> int:
     from .env import WebArenaEnv
-    from .evaluation import RandomPolicy, format_success_table, run_oracle_suite, run_policy
+    from .evaluation import AnswerAtOnce, RandomPolicy, format_success_table, run_oracle_suite, run_policy
 
     env = WebArenaEnv(suite="embedded", split=args.split, backend=args.backend, max_steps=args.max_steps)
     try:
         ids = [t.task_id for t in env.tasks]
         oracle = run_oracle_suite(env, ids, args.split)
         random_agent = run_policy(env, RandomPolicy(seed=0), ids, desc="random agent")
+        answer_na = run_policy(env, AnswerAtOnce("N/A"), ids, desc="answer N/A")
     finally:
         env.close()
-    print(format_success_table({"oracle": oracle, "random agent": random_agent}))
+    print(format_success_table({"oracle": oracle, "random agent": random_agent, "answer N/A": answer_na}))
     return 0
 
 

@@ -15,8 +15,9 @@ import json
 
 import pytest
 
-from webarena_gym.tasks.embedded_suite import family_of
+from webarena_gym.tasks.embedded_suite import embedded_tasks, family_of
 
+from ..references import reference_is_na
 from .examples import load_example
 
 pytestmark = [pytest.mark.train, pytest.mark.slow]
@@ -62,6 +63,7 @@ def test_the_experiment_reports_every_arm_and_scaling_point_and_resumes(tmp_path
     seed = saved["seeds"]["0"]
     for arm in ("untrained", "grpo_zero", "bc", "bc_grpo"):
         assert 0.0 <= seed["arms"][arm]["greedy"]["success"] <= 1.0
+        assert 0.0 <= seed["arms"][arm]["greedy"]["na_answers"] <= 1.0
         assert len(seed["arms"][arm]["sampled"]["passes"]) == 1
         assert set(saved["summary"]["arms"][arm]) == {"greedy", "sampled"}
     assert set(seed["scaling"]) == {"2", "3"}
@@ -82,8 +84,15 @@ def test_the_experiment_reports_every_arm_and_scaling_point_and_resumes(tmp_path
     assert set(saved["summary"]["targets"]["greedy"]) == {
         "bc_at_least_3x_untrained", "bc_grpo_at_least_bc_plus_10_points", "grpo_zero_within_5_points_of_untrained"}
 
+    # The floor: answering N/A at once scores the held-out tasks whose reference is N/A (none of these families').
+    tasks = {t.task_id: t for t in embedded_tasks("test")}
+    unachievable = sorted(i for i in saved["tasks"]["test_ids"] if reference_is_na(tasks[i]))
+    assert saved["floor"] == {"answer": "N/A", "success": len(unachievable) / 3, "solved": unachievable}
+    assert set(saved["summary"]["na_answers"]) == set(saved["summary"]["arms"])
+
     assert (tmp_path / "run" / "findings.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    for label in ("untrained", "GRPO from untrained", "BC", "BC + GRPO", "Test-time scaling", "target"):
+    for label in ("untrained", "GRPO from untrained", "BC", "BC + GRPO", "Test-time scaling", "target",
+                  "answer N/A at once", "bare N/A"):
         assert label in table
 
     # A second run finds every training and evaluation on disk and only reports again.

@@ -5,14 +5,14 @@
 - :mod:`.runner`: :func:`run_evaluation`, many episodes in flight, resumable;
 - :mod:`.chat_completions`: a policy for any OpenAI-compatible endpoint;
 - :mod:`.results` and :mod:`.run_file`: episode records, success tables, JSONL run files;
-- :mod:`.baselines`: the scripted experts and a random agent.
+- :mod:`.baselines`: the scripted experts, a random agent and a fixed answer (``AnswerAtOnce``).
 
 Local transformers models plug in through ``trainers.policy.LocalModelPolicy``.
 """
 
 from __future__ import annotations
 
-from .baselines import RandomPolicy, StepPolicy, run_oracle_suite, run_policy
+from .baselines import AnswerAtOnce, RandomPolicy, StepPolicy, run_oracle_suite, run_policy
 from .envs import make_agent_envs
 from .policy import Policy, PolicyOutput
 from .results import (
@@ -28,7 +28,7 @@ from .run_file import RunFile, RunWriter, read_run, write_results
 from .runner import run_evaluation
 
 __all__ = [
-    "EpisodeResult", "Policy", "PolicyOutput", "RandomPolicy", "RunFile", "RunWriter", "StepPolicy",
+    "AnswerAtOnce", "EpisodeResult", "Policy", "PolicyOutput", "RandomPolicy", "RunFile", "RunWriter", "StepPolicy",
     "StepRecord", "canonical_action", "format_success_table", "make_agent_envs", "read_run", "run_evaluation",
     "run_oracle_suite", "run_policy", "success_by", "success_by_site", "success_rate", "write_results",
 ]

@@ -1,4 +1,4 @@
-"""Baselines: the embedded suite's scripted experts and a random agent, one env at a time.
+"""Baselines: the embedded suite's scripted experts, a random agent and a fixed answer, one env at a time.
 
 A step policy is any callable ``policy(observation, info) -> action string``; an optional
 ``policy.reset(info)`` is called at the start of each episode. Models are evaluated with
@@ -38,6 +38,21 @@ class RandomPolicy:
                 return Action("Select Dropdown Option", element=element.id, argument=self.rng.choice(element.options)).to_string()
             return Action("Click", element=element.id).to_string()
         return Action(self.rng.choice(["Scroll Down", "Go Backward", "Wait"])).to_string()
+
+
+class AnswerAtOnce:
+    """Exits at the first step with one fixed answer, reading nothing.
+
+    ``AnswerAtOnce("N/A")`` scores exactly the tasks whose reference marks them unachievable:
+    the floor a policy reaches by saying N/A to everything, which a trained agent has to beat
+    before its success means it read anything.
+    """
+
+    def __init__(self, answer: str = "N/A"):
+        self.action = Action("exit", message=answer).to_string()
+
+    def __call__(self, observation: str, info: dict[str, Any]) -> str:
+        return self.action
 
 
 def run_policy(env: Any, policy: StepPolicy, task_ids: Iterable[int], *, progress: bool = True,

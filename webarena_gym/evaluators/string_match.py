@@ -53,6 +53,15 @@ def clean_answer(text: str) -> str:
     return text.lower()
 
 
+def is_bare_na(answer: str | None) -> bool:
+    """Whether ``answer`` is a bare N/A as VisualAgentBench reads it (cleaned twice): what scores an unachievable task.
+
+    >>> is_bare_na("'N/A'"), is_bare_na("n/a"), is_bare_na("N/A, not found"), is_bare_na(None)
+    (True, True, False, False)
+    """
+    return answer is not None and clean_answer(clean_answer(answer)) == "n/a"
+
+
 def lenient_clean(text: str) -> str:
     """Lenient cleaning: surrounding whitespace and nested quote pairs removed, lowercased.
 
