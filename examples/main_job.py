@@ -46,7 +46,8 @@ from trainers.induction import COPY_SPANS, copy_pretrain
 from trainers.policy import check_pretrained, load_policy
 from trainers.tiny import TinyModelSpec, build_tiny_model
 from webarena_gym.demos import record_oracle_demonstrations, write_demonstrations
-from webarena_gym.evaluation import format_success_table, write_results
+from webarena_gym.env import WebArenaEnv
+from webarena_gym.evaluation import AnswerAtOnce, format_success_table, run_policy, write_results
 from webarena_gym.tasks.embedded_suite import family_of, family_task_ids
 
 #: The families whose oracle finishes within 3 interactions, on five sites: 24 families, 46 held-out test tasks
@@ -274,6 +275,15 @@ def grpo_task_ids(args: argparse.Namespace, bc_ids: list[int], solvable: list) -
     return bc_ids if args.grpo_tasks == "bc" else [d.task_id for d in solvable]
 
 
+def answer_na_results(split: str, task_ids: list[int], max_turns: int) -> list:
+    """Answering N/A at once on ``task_ids``, no model: what a policy that reads nothing scores there."""
+    env = WebArenaEnv(suite="embedded", split=split, max_steps=max_turns)
+    try:
+        return run_policy(env, AnswerAtOnce("N/A"), task_ids, progress=False)
+    finally:
+        env.close()
+
+
 def split_demonstrations(demos: list, per_family: int = 0) -> tuple[list[int], list[int], list]:
     """At most ``per_family`` demonstrations of each family (0: all): their task ids, the families' test ids, them."""
     kept: Counter = Counter()
@@ -350,6 +360,8 @@ def main(argv: list[str] | None = None) -> None:
           f"{sum(tail) / len(tail):.3f} (last steps)")
     print(f"      after BC + GRPO: {measure('after BC+GRPO', out / 'grpo')}")
 
+    for split, settings in splits.items():  # the floor beside the stages
+        columns[split]["answer N/A, no model"] = answer_na_results(split, settings.task_ids, args.max_turns)
     for split, caption in (("train", "train tasks (BC and GRPO trained on them)"), ("test", "held-out test tasks")):
         print(f"[5/5] Success rate on the {caption}, greedy, at most {args.max_turns} interactions:")
         print(format_success_table(columns[split]))

@@ -62,6 +62,7 @@ from findings_report import ARMS, format_report, plot_findings, summarize  # noq
 from main_job import (  # noqa: E402
     add_training_arguments,
     agent_settings,
+    answer_na_results,
     bc_config,
     build_tiny_policy,
     checked_base_model,
@@ -79,8 +80,7 @@ from trainers.grpo import train_grpo  # noqa: E402
 from trainers.metrics import METRICS_FILE, read_metrics  # noqa: E402
 from trainers.policy import load_policy  # noqa: E402
 from webarena_gym.demos import read_demonstrations, write_demonstrations  # noqa: E402
-from webarena_gym.env import WebArenaEnv  # noqa: E402
-from webarena_gym.evaluation import AnswerAtOnce, run_policy, success_by_site  # noqa: E402
+from webarena_gym.evaluation import success_by_site  # noqa: E402
 from webarena_gym.evaluators.string_match import is_bare_na  # noqa: E402
 from webarena_gym.tasks.embedded_suite import family_of  # noqa: E402
 
@@ -230,11 +230,7 @@ class Experiment:
         path = self.out / "eval_answer_na.json"
         if path.exists():
             return json.loads(path.read_text())
-        env = WebArenaEnv(suite="embedded", split="test", max_steps=self.args.max_turns)
-        try:
-            results = run_policy(env, AnswerAtOnce("N/A"), self.test_ids, progress=False)
-        finally:
-            env.close()
+        results = answer_na_results("test", self.test_ids, self.args.max_turns)
         record = {"answer": "N/A", "success": sum(r.success for r in results) / len(results),
                   "solved": sorted(r.task_id for r in results if r.success)}
         path.write_text(json.dumps(record, indent=1))
