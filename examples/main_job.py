@@ -17,7 +17,8 @@ about half an hour on 2 CPU cores:
 Its defaults are one seed of examples/reproduce_findings.py's BC and BC+GRPO arms, which runs
 them over seeds beside the untrained model and GRPO from the untrained model, with test-time scaling.
 
-Prints success per site before and after, and leaves everything under ``--output``:
+Prints success per site before and after, beside answering N/A at once (no model: the floor a stage
+must beat to have learnt something it carries), and leaves everything under ``--output``:
 ``demos.jsonl``, ``bc/`` and ``grpo/`` (models, ``metrics.jsonl``, ``training_dynamics.png``)
 and ``trajectories_<split>_<stage>.jsonl``. A tiny model learns the action format, the sites'
 layout and its train tasks; transfer to unseen entities needs a real model (see train_bc.py).
