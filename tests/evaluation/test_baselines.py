@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
+from webarena_gym.actions import parse_action
 from webarena_gym.cli import main
 from webarena_gym.env import WebArenaEnv
+from webarena_gym.errors import InvalidActionError
 from webarena_gym.evaluation import AnswerAtOnce, run_policy
 
 from ..references import reference_is_na
@@ -22,10 +26,16 @@ def test_answering_na_at_once_solves_exactly_the_tasks_whose_reference_is_na():
     assert all(r.steps == 1 and r.answer == "N/A" and r.end_reason == "exit" for r in results)
 
 
-def test_a_fixed_answer_is_any_string_written_as_one_exit_action():
-    policy = AnswerAtOnce('say "hi"\n\udcff')
+def test_a_fixed_answer_is_one_exit_action_that_reads_back_as_that_answer():
+    answer = 'say "hi"\nand «ünïcode»'
+    policy = AnswerAtOnce(answer)
     action = policy("<page>", {})
-    assert action.startswith("exit(message=") and action == policy("<other page>", {"step": 2})
+    assert action == policy("<other page>", {"step": 2})
+    parsed = parse_action(action)
+    assert parsed.name == "exit" and parsed.message == answer
+    # A lone surrogate cannot be typed: the action is written, and parsing it (as the env does) says why.
+    with pytest.raises(InvalidActionError, match="lone surrogate"):
+        parse_action(AnswerAtOnce("N/A\udcff")("<page>", {}))
 
 
 def test_baseline_command_prints_oracle_random_and_na_columns(capsys):
