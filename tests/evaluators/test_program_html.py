@@ -112,6 +112,20 @@ def test_exact_match_and_fuzzy_match_on_located_values():
     assert evaluate(task, answer=None, page=page).reward == 1.0
 
 
+def test_the_judge_reads_a_located_text_as_it_is():
+    """VisualAgentBench hands its fuzzy judge the located text uncleaned (quotes and case kept)."""
+    calls = []
+
+    def judge(intent: str, answer: str, reference: str) -> bool:
+        calls.append((intent, answer, reference))
+        return True
+
+    task = html_task(target("last", "document.querySelector('h1').outerText", fuzzy_match=["Carnegie Mellon", "CMU"]))
+    page = StaticPage(f"{REDDIT}/f/books", "<h1>'Carnegie MELLON'</h1>")
+    assert evaluate(task, answer=None, page=page, judge=judge).reward == 1.0
+    assert calls == [("Post a review", "'Carnegie MELLON'", "Carnegie Mellon, CMU")]
+
+
 def test_prep_actions_are_run_and_ignored_on_saved_html():
     prep = "document.querySelector('[data-index=\"actions\"]').querySelector('.admin__collapsible-title').click()"
     task = html_task(

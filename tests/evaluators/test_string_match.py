@@ -156,6 +156,21 @@ def test_fuzzy_na_accepts_an_explanation_that_the_task_is_impossible():
     assert reward(task, "The order total is $5") == 0.0
 
 
+def test_na_answer_is_cleaned_twice_not_three_times():
+    """Two layers of quotes come off the answer ("'N/A'" passes); a third stays, so the judge decides."""
+    task = string_task(fuzzy_match="N/A")
+    assert reward(task, "\"'N/A'\"") == 1.0
+    seen = []
+
+    def judge(intent: str, answer: str, reference: str) -> bool:
+        seen.append(answer)
+        return False
+
+    triple = "'\"'N/A'\"'"
+    assert evaluate(task, answer=triple, url="http://x", judge=judge).reward == 0.0
+    assert seen == ["\"'n/a'\""]  # the judge reads the answer cleaned once, as that code's ua_match does
+
+
 def test_exact_na_reference_stays_exact():
     assert reward(string_task(exact_match="N/A"), "There is no such order") == 0.0
 

@@ -16,7 +16,8 @@ in ``VAB-WebArena-Lite/new/evaluators.py``), which WebRL and WebAgent-R1 report 
   (Lite task 81) makes that code raise: it scores 0.
 - ``fuzzy_match``: the string ``"N/A"`` passes an answer that cleans (twice) to ``n/a``,
   else asks the judge whether the answer explains why the task is impossible; a list is
-  judged by the judge (see :mod:`.fuzzy`: rule-based by default, pluggable).
+  judged by the judge (see :mod:`.fuzzy`: rule-based by default, pluggable). The judge
+  reads the answer cleaned once, and a text a ``program_html`` locator read as it is.
 
 Mode ``"lenient"`` changes what the README lists: the answer's surrounding whitespace
 and any number of nested quote pairs are removed, an empty alternative matches nothing,
@@ -173,7 +174,8 @@ def match_reference_answers(
     {'must_include_missing': ['0']}
     """
     vab = evaluation == "vab"
-    prediction = _Prediction(clean_answer(text) if vab and not located else text, evaluation)
+    read = clean_answer(text) if vab and not located else text  # what that code holds as the prediction
+    prediction = _Prediction(read, evaluation)
     kinds = [k for k in ("exact_match", "must_include", "fuzzy_match") if getattr(references, k) is not None]
     if vab and located:
         kinds = kinds[:1]
@@ -194,13 +196,14 @@ def match_reference_answers(
         else:
             reference = references.fuzzy_match
             if vab and reference == "N/A" and not located:
-                # that code multiplies in the exact "n/a" test, then replaces the score by the judge's
-                score *= clean_answer(prediction.cleaned) == "n/a"
+                # that code multiplies in the exact "n/a" test (the answer cleaned twice), then
+                # replaces the score by the judge's, who reads the answer cleaned once
+                score *= prediction.cleaned == "n/a"
                 if score != 1:
-                    score = float(_judge_not_applicable(prediction.cleaned, intent, judge))
+                    score = float(_judge_not_applicable(read, intent, judge))
                 details["fuzzy_match"] = bool(score)
                 continue
-            ok = fuzzy_match(prediction.cleaned if vab else text, reference or (), intent=intent, judge=judge)
+            ok = fuzzy_match(read, reference or (), intent=intent, judge=judge)
             details["fuzzy_match"] = ok
             score *= ok
     return MatchOutcome(float(score), details)
