@@ -28,7 +28,7 @@ def client(site_client):
 
 
 def place_id(client, name: str) -> int:
-    response = client.get("/search", query_string={"query": name})
+    response = client.get("/search", query_string={"query": name}, follow_redirects=True)
     match = re.search(r'href="/node/(\d+)">' + re.escape(name).replace("'", "(?:'|&#39;)") + "<", response.get_data(as_text=True))
     assert match, f"{name} not found by search"
     return int(match.group(1))
@@ -62,12 +62,12 @@ def test_home_links_to_search_directions_notes_and_featured_places(client):
 
 def test_search_finds_places_by_name_alias_and_address(client):
     for query in ("Carnegie Mellon University", "carnegie mellon", "CMU"):
-        html = client.get("/search", query_string={"query": query}).get_data(as_text=True)
+        html = client.get("/search", query_string={"query": query}, follow_redirects=True).get_data(as_text=True)
         assert re.findall(r'href="/node/\d+">([^<]+)</a>', html)[0] == "Carnegie Mellon University", query
     cmu = client.get(f"/node/{place_id(client, 'Carnegie Mellon University')}")
     street = re.search(r"Street (\d+ [A-Z][\w ]+?) Neighbourhood", text_of(cmu)).group(1)
-    assert "Carnegie Mellon University" in text_of(client.get("/search", query_string={"query": street}))
-    assert "No results found." in text_of(client.get("/search?query=zzzz+nowhere"))
+    assert "Carnegie Mellon University" in text_of(client.get("/search", query_string={"query": street}, follow_redirects=True))
+    assert "No results found." in text_of(client.get("/search?query=zzzz+nowhere", follow_redirects=True))
 
 
 def test_search_paginates_and_sorts(client):
@@ -81,11 +81,20 @@ def test_search_paginates_and_sorts(client):
     assert names == sorted(names) and len(names) == 20
 
 
-def test_near_search_is_canonical_and_sorted_by_distance(client):
+def test_search_url_keeps_the_typed_text_as_the_real_search_box_does(client):
+    """The real map's script opens /search?query=<encodeURIComponent(typed)>: no canonical form."""
     response = client.get("/search?query=cafe+near+cmu")
-    assert response.status_code == 302
-    assert response.headers["Location"] == "/search?query=cafes%20near%20Carnegie%20Mellon%20University"
-    body = text_of(client.get(response.headers["Location"]))
+    assert response.status_code == 302 and response.headers["Location"] == "/search?query=cafe%20near%20cmu"
+    assert client.get("/search?query=cafe%20near%20cmu").status_code == 200
+    typed = client.get("/search", query_string={"query": "Hotels near Carnegie Music"})
+    assert typed.headers["Location"] == "/search?query=Hotels%20near%20Carnegie%20Music"
+    odd = client.get("/search", query_string={"query": "Rita's (Café)", "sort": "name"})
+    assert odd.headers["Location"] == "/search?query=Rita%27s%20(Caf%C3%A9)&sort=name"
+    assert client.get(odd.headers["Location"]).status_code == 200
+
+
+def test_near_search_is_sorted_by_distance(client):
+    body = text_of(client.get("/search?query=cafe+near+cmu", follow_redirects=True))
     assert "Cafes near Carnegie Mellon University" in body
     metres = [float(v) * (1000 if unit == "km" else 1) for v, unit in re.findall(r"([\d.]+)(k?m) away", body)]
     assert len(metres) == 20 and metres == sorted(metres)
@@ -93,7 +102,7 @@ def test_near_search_is_canonical_and_sorted_by_distance(client):
     page2 = client.get("/search?query=cafes%20near%20Carnegie%20Mellon%20University&page=2")
     assert page2.status_code == 200 and "Previous page" in text_of(page2)
     by_name = client.get("/search?query=cafes+near+CMU&sort=name")
-    assert by_name.headers["Location"].endswith("University&sort=name")
+    assert by_name.headers["Location"] == "/search?query=cafes%20near%20CMU&sort=name"
     names = re.findall(r'href="/node/\d+">([^<]+)</a> \(Cafe\)', client.get(by_name.headers["Location"]).get_data(as_text=True))
     assert len(names) == 20 and names == sorted(names)
 

@@ -7,7 +7,7 @@ from functools import cache
 
 import pytest
 
-from webarena_gym.oracle_runner import run_answer
+from webarena_gym.oracle_runner import run_answer, run_oracle
 from webarena_gym.sites.world import pristine_database
 from webarena_gym.tasks.embedded.map import FAMILIES
 
@@ -78,3 +78,22 @@ def test_wrong_or_no_answer_earns_nothing(name):
 def test_n_a_is_the_right_answer_only_where_nothing_can_be_found():
     assert run_answer(instances("map.missing_information")[0], "N/A").reward == 1.0
     assert run_answer(instances("map.zip_code")[0], "N/A").reward == 0.0
+
+
+def _typing(text: str):
+    def solve(ctx):
+        yield ctx.search("Search", text)
+        yield ctx.exit("These are the places around it.")
+    return solve
+
+
+def test_around_is_judged_on_the_search_url_as_the_real_map_writes_it():
+    """VAB's GOLD in PRED is a raw substring of the URL, which keeps the text as typed."""
+    item = instances("map.around")[0]
+    values = item["instantiation_dict"]
+    typed = f"{values['space']} near {values['location']}"
+    assert run_oracle(item, _typing(typed)).reward == 1.0
+    assert run_oracle(item, _typing(typed + " Pittsburgh")).reward == 1.0  # the reference is still inside
+    cut_off = typed.rsplit(" ", 1)[0]
+    assert run_oracle(item, _typing(cut_off)).reward == 0.0  # the map finds the place, the URL does not say it
+    assert run_oracle(item, _typing(typed.capitalize())).reward == 0.0

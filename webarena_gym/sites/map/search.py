@@ -107,11 +107,6 @@ class NearSearch:
         """What is searched for: the category's plural (``cafes``), else the words typed."""
         return self.category["plural"].lower() if self.category is not None else self.what
 
-    @property
-    def path(self) -> str:
-        """The canonical URL of this search (see :func:`near_search_path`)."""
-        return near_search_path(self.subject, self.anchor["name"])
-
 
 def parse_near(query: str) -> tuple[str, str] | None:
     match = _NEAR.match(query.strip())
@@ -145,9 +140,21 @@ def nearby(conn: sqlite3.Connection, anchor: sqlite3.Row, category: sqlite3.Row 
     return NearSearch(what, anchor, category, results)
 
 
+def search_path(query: str) -> str:
+    """The URL the real map's search box opens for the typed ``query``, e.g. ``/search?query=cafes%20near%20CMU``.
+
+    Its script routes to ``"/search?query=" + encodeURIComponent(query)``, so the text stays as
+    typed (case, words, spaces); the browser then writes ``'`` as ``%27`` in a query.
+
+    >>> search_path("Rita's Café (Oakland)")
+    '/search?query=Rita%27s%20Caf%C3%A9%20(Oakland)'
+    """
+    return "/search?query=" + quote(query, safe="!*()")
+
+
 def near_search_path(subject: str, place_name: str) -> str:
-    """The canonical URL path of a near search, e.g. ``/search?query=cafes%20near%20CMU``."""
-    return "/search?query=" + quote(f"{subject} near {place_name}", safe="")
+    """The URL of the near search an agent types as ``<subject> near <place name>``."""
+    return search_path(f"{subject} near {place_name}")
 
 
 def place_endpoint(place: sqlite3.Row) -> Endpoint:

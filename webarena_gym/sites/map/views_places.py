@@ -15,6 +15,7 @@ from .search import (
     get_place,
     near_search,
     nearby,
+    search_path,
     text_search,
 )
 
@@ -67,18 +68,20 @@ def home() -> str:
 @bp.get("/search")
 def search() -> Any:
     conn = db()
-    query = request.args.get("query", "").strip()
+    typed = request.args.get("query", "")
+    query = typed.strip()
     sort = request.args.get("sort", "")
     if not query:
         return render_template("search.html", query="", near=None, pager=paginate([], None), sort=sort)
+    extra = "".join(
+        f"&{k}={quote(v, safe='')}" for k, v in (("sort", sort), ("page", request.args.get("page", ""))) if v
+    )
+    if request.full_path.rstrip("?") != search_path(typed) + extra:
+        # The URL the real map's search box opens: the text as typed, encoded as its script does
+        # ("cafe near cmu" and "Cafes near CMU" are two URLs, as there).
+        return redirect(search_path(typed) + extra)
     near = near_search(conn, query)
     if near is not None:
-        extra = "".join(
-            f"&{k}={quote(v, safe='')}" for k, v in (("sort", sort), ("page", request.args.get("page", ""))) if v
-        )
-        if request.full_path.rstrip("?") != near.path + extra:
-            # One URL per near search, whatever was typed ("cafe near cmu" and "Cafes near CMU").
-            return redirect(near.path + extra)
         rows = near.results if sort != "name" else sorted(near.results, key=lambda r: (r[0]["name"], r[0]["id"]))
     else:
         hits = text_search(conn, query)
