@@ -285,6 +285,7 @@ def test_browser_search_place_directions_and_note(browser_page, site_server):
     page.goto(base + "/")
     page.fill("input[aria-label=Search]", "Phipps Conservatory")
     page.press("input[aria-label=Search]", "Enter")
+    assert page.url == base + "/search?query=Phipps%20Conservatory"  # as the real search box writes it
     page.click("text=Phipps Conservatory and Botanical Gardens")
     assert page.inner_text("h1") == "Phipps Conservatory and Botanical Gardens"
     page.click("text=Directions to here")
@@ -301,3 +302,6 @@ def test_browser_search_place_directions_and_note(browser_page, site_server):
     assert page.inner_text("#note-text") == "Greenhouse entrance moved."
     count = world.connection("map").execute("SELECT count(*) FROM notes WHERE text = 'Greenhouse entrance moved.'")
     assert count.fetchone()[0] == 1
+    page.fill("input[aria-label=Search]", "Rita's (Café) near Phipps")
+    page.press("input[aria-label=Search]", "Enter")
+    assert page.url == base + "/search?query=Rita%27s%20(Caf%C3%A9)%20near%20Phipps"
