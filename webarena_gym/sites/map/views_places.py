@@ -76,10 +76,11 @@ def search() -> Any:
     extra = "".join(
         f"&{k}={quote(v, safe='')}" for k, v in (("sort", sort), ("page", request.args.get("page", ""))) if v
     )
-    if request.full_path.rstrip("?") != search_path(typed) + extra:
-        # The URL the real map's search box opens: the text as typed, encoded as its script does
-        # ("cafe near cmu" and "Cafes near CMU" are two URLs, as there).
-        return redirect(search_path(typed) + extra)
+    # The URL the real map's search box opens: the text as typed, encoded as its script does
+    # ("cafe near cmu" and "Cafes near CMU" are two URLs, as there).
+    url = search_path(typed) + extra
+    if request.full_path.rstrip("?") != url:
+        return redirect(url)
     near = near_search(conn, query)
     if near is not None:
         rows = near.results if sort != "name" else sorted(near.results, key=lambda r: (r[0]["name"], r[0]["id"]))
