@@ -117,6 +117,9 @@ def add_training_arguments(parser: argparse.ArgumentParser) -> None:
                              "what BC taught; 0: pure GRPO. Never applied to GRPO from the untrained model")
     parser.add_argument("--layout", default="trajectory", choices=LAYOUTS)
     parser.add_argument("--thinking", action="store_true", help="<think>...</think><answer>...</answer> format")
+    parser.add_argument("--task-after-page", action="store_true",
+                        help="restate the task after the page on every turn (WebArena's prompts: OBSERVATION, URL, "
+                             "OBJECTIVE) instead of once before the first page (WebAgent-R1's)")
     parser.add_argument("--max-new-tokens", type=int, default=48,
                         help="token limit of one turn, in GRPO's rollouts and in evaluation (a pretrained base, above "
                              "all with --thinking, may need more)")
@@ -191,7 +194,7 @@ def checked_base_model(args: argparse.Namespace) -> str | None:
 def agent_settings(args: argparse.Namespace) -> dict:
     """The agent fields shared by BC, GRPO and evaluation."""
     return dict(suite="embedded", max_turns=args.max_turns, max_observation_chars=args.max_observation_chars,
-                thinking=args.thinking)
+                thinking=args.thinking, task_after_page=args.task_after_page)
 
 
 def build_tiny_policy(directory: Path, demos: list, args: argparse.Namespace, seed: int, *,

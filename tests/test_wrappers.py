@@ -74,6 +74,23 @@ def test_thinking_format_prompt_and_parse(task_id):
         env.close()
 
 
+def test_task_after_page_restates_the_task_last_in_every_user_message(task_id):
+    env = CompressedHistory(gym.make("WebArenaLite-v0", suite="embedded"), task_after_page=True)
+    try:
+        _, infos = run_three_turns(env, task_id)
+        intent = infos[0]["intent"]
+        messages = infos[-1]["messages"]
+        users = [m["content"] for m in messages if m["role"] == "user"]
+        assert len(users) == 4
+        for content in users:  # WebArena's order: the page (or its placeholder), then the objective
+            assert content.startswith("Current page (step ") and content.endswith(f"\n\nTask: {intent}")
+            assert content.count("Task: ") == 1
+        assert OMITTED.split("{url}")[0] in users[0]
+        assert env.unwrapped.page.text[:200] in users[-1] or "[Error" in users[-1]
+    finally:
+        env.close()
+
+
 def test_bad_keep_last_is_a_configuration_error():
     with pytest.raises(ConfigurationError, match="keep_last"):
         CompressedHistory(gym.make("WebArenaLite-v0", suite="embedded"), keep_last=-1)

@@ -78,10 +78,8 @@ def demonstration_rows(demos: Iterable[Any], args: AgentArguments) -> list[dict[
         past: list[Turn] = []
         for turn in demo.turns:
             observation = fit_observation(turn.observation, args.max_observation_chars)
-            messages = build_messages(
-                demo.intent, past, observation, turn.url, thinking=args.thinking,
-                keep_last=args.keep_last_observations, max_steps=args.max_turns,
-            )
+            context = args.context_kwargs()
+            messages = build_messages(demo.intent, past, observation, turn.url, max_steps=args.max_turns, **context)
             written = format_action(turn.action, turn.thought, thinking=args.thinking)
             rows.append({
                 "prompt": messages,

@@ -82,6 +82,10 @@ class AgentArguments:
     keep_last_observations: int = field(
         default=0, metadata={"help": "Past observations kept in full in the context (0 = WebAgent-R1's compression)."}
     )
+    task_after_page: bool = field(
+        default=False,
+        metadata={"help": "Restate the task after the page on every turn (WebArena's prompts) instead of once first."},
+    )
 
     def validate_agent(self) -> None:
         """Reject settings no env accepts (a :class:`ValueError` that says what is expected)."""
@@ -97,6 +101,11 @@ class AgentArguments:
             raise ValueError(f"keep_last_observations must be a non-negative integer, got {self.keep_last_observations!r}.")
         if self.task_ids is not None and not self.task_ids:
             raise ValueError("task_ids is empty; pass None to use every task of the split.")
+
+    def context_kwargs(self) -> dict[str, Any]:
+        """Keyword arguments of :class:`webarena_gym.wrappers.CompressedHistory`: how the context is laid out."""
+        return {"thinking": self.thinking, "keep_last": self.keep_last_observations,
+                "task_after_page": self.task_after_page}
 
     def env_kwargs(self) -> dict[str, Any]:
         """Keyword arguments of :class:`webarena_gym.env.WebArenaEnv` for these settings."""

@@ -56,8 +56,7 @@ def evaluate_model(
     own_envs = envs is None
     if own_envs:
         count = episodes_at_once if task_ids is None else max(1, min(episodes_at_once, len(set(task_ids))))
-        envs = make_agent_envs(count, workers=workers, thinking=agent.thinking,
-                               keep_last=agent.keep_last_observations, **agent.env_kwargs())
+        envs = make_agent_envs(count, workers=workers, **agent.context_kwargs(), **agent.env_kwargs())
     try:
         task_ids = envs.task_ids if task_ids is None else task_ids
         return run_evaluation(envs, policy, task_ids, episodes_in_flight=min(episodes_at_once, envs.num_envs),

@@ -109,8 +109,7 @@ def make_rollout_envs(agent: Any, num_envs: int, *, workers: int | None = None, 
 
     if workers is None:
         workers = max(1, default_worker_count() // max(1, int(os.environ.get("LOCAL_WORLD_SIZE", "1"))))
-    return make_agent_envs(num_envs, workers=workers, thinking=agent.thinking, keep_last=agent.keep_last_observations,
-                           **{**agent.env_kwargs(), **env_overrides})
+    return make_agent_envs(num_envs, workers=workers, **agent.context_kwargs(), **{**agent.env_kwargs(), **env_overrides})
 
 
 class _Episodes:

@@ -59,11 +59,22 @@ def tool_system_prompt() -> str:
     return f"{_ROLE}\n\nAct by calling exactly one tool per turn. {answering}"
 
 
-def user_turn(observation: str, *, url: str, intent: str | None = None, step: int = 0, max_steps: int = 0) -> str:
-    """The user message for one turn: the task (first turn only) and the page."""
-    head = f"Task: {intent}\n\n" if intent else ""
+def user_turn(observation: str, *, url: str, intent: str | None = None, step: int = 0, max_steps: int = 0,
+              task_after_page: bool = False) -> str:
+    """The user message for one turn: the task (when given) and the page.
+
+    The task comes before the page (WebRL's and WebAgent-R1's layout), or after it with
+    ``task_after_page`` (WebArena's own prompts: OBSERVATION, URL, then OBJECTIVE).
+
+    >>> user_turn("<p>x</p>", url="http://a/", intent="Find X", task_after_page=True).splitlines()[-1]
+    'Task: Find X'
+    """
+    task = f"Task: {intent}" if intent else ""
     budget = f" (step {step + 1} of {max_steps})" if max_steps else ""
-    return f"{head}Current page{budget}: {url}\n{observation}"
+    page = f"Current page{budget}: {url}\n{observation}"
+    if not task:
+        return page
+    return f"{page}\n\n{task}" if task_after_page else f"{task}\n\n{page}"
 
 
 @dataclass(frozen=True)
@@ -90,12 +101,15 @@ def build_messages(
     keep_last: int = 0,
     step: int | None = None,
     max_steps: int = 0,
+    task_after_page: bool = False,
 ) -> list[dict[str, str]]:
     """Chat messages with compressed history.
 
     Every past action is kept in full; every past observation except the last
     ``keep_last`` ones is replaced by a one-line placeholder; the current observation is
-    in full. The intent stays in the first user message.
+    in full. The intent stays in the first user message, or, with ``task_after_page``,
+    follows the page in every user message (as WebArena's prompts restate the objective
+    after each observation), so the task is read last before every action.
 
     >>> msgs = build_messages("Find X", [Turn("<p>long page</p>", 'do(action="Scroll Down")', "http://a/")],
     ...                       "<p>now</p>", "http://a/")
@@ -108,12 +122,14 @@ def build_messages(
     full_from = len(past) - keep_last
     for index, turn in enumerate(past):
         shown = turn.observation if index >= full_from else OMITTED.format(url=turn.url)
-        messages.append({"role": "user", "content": user_turn(shown, url=turn.url, intent=intent if index == 0 else None,
-                                                              step=index, max_steps=max_steps)})
+        told = intent if index == 0 or task_after_page else None
+        messages.append({"role": "user", "content": user_turn(shown, url=turn.url, intent=told, step=index,
+                                                              max_steps=max_steps, task_after_page=task_after_page)})
         messages.append({"role": "assistant", "content": turn.action})
     current_step = len(past) if step is None else step
-    messages.append({"role": "user", "content": user_turn(observation, url=url, intent=intent if not past else None,
-                                                          step=current_step, max_steps=max_steps)})
+    told = intent if not past or task_after_page else None
+    messages.append({"role": "user", "content": user_turn(observation, url=url, intent=told, step=current_step,
+                                                          max_steps=max_steps, task_after_page=task_after_page)})
     return messages
 
 

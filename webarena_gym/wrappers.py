@@ -25,6 +25,8 @@ class CompressedHistory(gym.Wrapper):
         env: A WebArena env (or a wrapper of one).
         thinking: Ask for ``<think>...</think><answer>...</answer>`` instead of a bare action.
         keep_last: How many past observations to keep in full (0 = WebAgent-R1's setting).
+        task_after_page: Restate the task after the page in every user message (WebArena's
+            prompt layout) instead of once before the first page (WebAgent-R1's).
 
     >>> import webarena_gym, gymnasium as gym                          # doctest: +SKIP
     >>> env = CompressedHistory(gym.make("WebArenaLite-v0", suite="embedded"))  # doctest: +SKIP
@@ -33,12 +35,13 @@ class CompressedHistory(gym.Wrapper):
     'system'
     """
 
-    def __init__(self, env: gym.Env, *, thinking: bool = False, keep_last: int = 0):
+    def __init__(self, env: gym.Env, *, thinking: bool = False, keep_last: int = 0, task_after_page: bool = False):
         super().__init__(env)
         if not isinstance(keep_last, int) or keep_last < 0:
             raise ConfigurationError(f"keep_last must be a non-negative integer, got {keep_last!r}.")
         self.thinking = thinking
         self.keep_last = keep_last
+        self.task_after_page = bool(task_after_page)
         self.observation_space = UnicodeText(max_length=10_000_000)
         self.history: list[Turn] = []
         self._intent = ""
@@ -67,7 +70,7 @@ class CompressedHistory(gym.Wrapper):
         observation, url = self._current
         return build_messages(
             self._intent, self.history, observation, url, thinking=self.thinking, keep_last=self.keep_last,
-            max_steps=getattr(self.env.unwrapped, "max_steps", 0),
+            max_steps=getattr(self.env.unwrapped, "max_steps", 0), task_after_page=self.task_after_page,
         )
 
     def _context(self, observation: str, info: dict[str, Any]) -> tuple[str, dict[str, Any]]:

@@ -16,13 +16,14 @@ from .place_family import MAX_CHARS, MAX_TURNS, bc_config
 pytestmark = pytest.mark.train
 
 
-@pytest.mark.parametrize("thinking", [False, True])
-def test_bc_rows_are_exactly_what_the_agent_sees_and_writes(place_family, tmp_path, thinking):
+@pytest.mark.parametrize(("thinking", "task_after_page"), [(False, False), (True, False), (False, True)])
+def test_bc_rows_are_exactly_what_the_agent_sees_and_writes(place_family, tmp_path, thinking, task_after_page):
     tasks, demos = place_family
-    rows = demonstration_rows(demos, bc_config(tmp_path, thinking=thinking))
+    config = bc_config(tmp_path, thinking=thinking, task_after_page=task_after_page)
+    rows = demonstration_rows(demos, config)
     assert len(rows) == sum(len(d.turns) for d in demos)
     env = CompressedHistory(WebArenaEnv(suite="embedded", tasks=tasks, max_steps=MAX_TURNS, max_chars=MAX_CHARS),
-                            thinking=thinking)
+                            **config.context_kwargs())
     try:
         row = iter(rows)
         for demo in demos:
@@ -37,6 +38,8 @@ def test_bc_rows_are_exactly_what_the_agent_sees_and_writes(place_family, tmp_pa
             assert terminated and reward == 1.0  # the env accepts the written format and the task is solved
     finally:
         env.close()
+    told_last = [m["content"].endswith(f"Task: {demos[0].intent}") for m in rows[1]["prompt"] if m["role"] == "user"]
+    assert told_last == ([True, True] if task_after_page else [False, False])
     if thinking:
         assert rows[0]["completion"][0]["content"].startswith("<think>I click ")
         assert "<answer>" in rows[0]["prompt"][0]["content"]  # the system prompt asks for the format

@@ -47,6 +47,9 @@ def test_the_grpo_flags_reach_the_trainer_config(tmp_path):
     config = script.grpo_config(args, tmp_path, list(range(4)), seed=0)
     assert (config.lr_scheduler_type, config.curriculum_memory, config.task_sampling, config.bc_replay_coef) == (
         "cosine", 0.9, "learnable", 0.5)
+    assert not config.task_after_page
+    config = script.grpo_config(script.parse_args(["--task-after-page"]), tmp_path, list(range(4)), seed=0)
+    assert config.task_after_page and config.context_kwargs()["task_after_page"]
     # GRPO from the untrained model (R1-Zero) has no demonstrations to replay
     assert script.grpo_config(args, tmp_path, list(range(4)), seed=0, from_bc=False).bc_replay_coef == 0.0
 

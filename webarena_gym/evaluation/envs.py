@@ -17,7 +17,7 @@ from ..wrappers import CompressedHistory
 
 
 def make_agent_envs(num_envs: int, *, workers: int | None = None, thinking: bool = False, keep_last: int = 0,
-                    **env_kwargs: Any) -> Any:
+                    task_after_page: bool = False, **env_kwargs: Any) -> Any:
     """``num_envs`` envs wrapped in the agent's context (:class:`~webarena_gym.wrappers.CompressedHistory`).
 
     Args:
@@ -26,6 +26,7 @@ def make_agent_envs(num_envs: int, *, workers: int | None = None, thinking: bool
             use, at most one per env); 0 keeps them in this process, stepped on threads.
         thinking: The ``<think>...</think><answer>...</answer>`` format.
         keep_last: Past observations kept in full in the context.
+        task_after_page: The task after the page in every user message (WebArena's layout).
         **env_kwargs: Passed to :class:`~webarena_gym.env.WebArenaEnv` (``tasks`` included).
 
     >>> envs = make_agent_envs(8, suite="embedded", split="test", max_steps=30)  # doctest: +SKIP
@@ -34,7 +35,8 @@ def make_agent_envs(num_envs: int, *, workers: int | None = None, thinking: bool
 
     if workers is None:  # (make_vec's own default keeps the envs in this process)
         workers = default_worker_count()
-    wrap = functools.partial(CompressedHistory, thinking=thinking, keep_last=keep_last)
+    wrap = functools.partial(CompressedHistory, thinking=thinking, keep_last=keep_last,
+                             task_after_page=task_after_page)
     return make_vec(num_envs, workers=workers, wrap=wrap, autoreset_mode=AutoresetMode.DISABLED, **env_kwargs)
 
 
