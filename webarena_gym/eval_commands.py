@@ -51,6 +51,8 @@ def add_eval_commands(commands: Any) -> None:
     run.add_argument("--max-observation-chars", type=int, default=16_000, help="character budget of one page")
     run.add_argument("--thinking", action="store_true", help="<think>...</think><answer>...</answer> format")
     run.add_argument("--keep-last", type=int, default=0, help="past observations kept in full in the context")
+    run.add_argument("--task-after-page", action="store_true",
+                     help="the task after the page on every turn (WebArena's prompt layout), as in training")
     run.add_argument("--temperature", type=float, default=0.0, help="0 decodes greedily")
     run.add_argument("--max-tokens", type=int, default=1024, help="token limit of one answer")
     run.add_argument("--top-p", type=float, default=None, help="nucleus sampling mass (endpoint; default: the server's)")
@@ -94,13 +96,15 @@ def run_eval(args: argparse.Namespace) -> int:
                       max_chars=args.max_observation_chars, record_screenshots=args.record_screenshots)
     settings = {**policy.describe(), "suite": suite, "split": args.split, "backend": backend,
                 "max_steps": args.max_steps, "max_observation_chars": args.max_observation_chars,
-                "thinking": args.thinking, "keep_last": args.keep_last}
+                "thinking": args.thinking, "keep_last": args.keep_last,
+                # only when set, so that run files written before the option resume as they were
+                **({"task_after_page": True} if args.task_after_page else {})}
     out = Path(args.out or Path("runs/eval") / f"{_slug(settings['model'])}.{suite}.{args.split}.jsonl")
     try:
         # No more envs than episodes can be in flight at once.
         wanted = len(set(args.task_ids)) if args.task_ids else args.limit or args.episodes_in_flight
         with make_agent_envs(min(args.episodes_in_flight, wanted), workers=args.env_workers, thinking=args.thinking,
-                             keep_last=args.keep_last, **env_kwargs) as envs:
+                             keep_last=args.keep_last, task_after_page=args.task_after_page, **env_kwargs) as envs:
             task_ids = _select(args, envs.task_ids)
             with RunWriter(out, settings, resume=not args.fresh) as writer:
                 resumed = sum(t in writer.finished for t in task_ids)

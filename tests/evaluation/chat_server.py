@@ -101,9 +101,11 @@ class ChatServer:
 
 
 def intent_of(request: dict[str, Any]) -> str:
-    """The task's intent, from the first user message ("Task: ...")."""
+    """The task's intent, from the first user message ("Task: ..." before the page, or after it)."""
     first_user = next(m["content"] for m in request["messages"] if m["role"] == "user")
-    return first_user.split("\n", 1)[0].removeprefix("Task: ")
+    if first_user.startswith("Task: "):
+        return first_user.split("\n", 1)[0].removeprefix("Task: ")
+    return first_user.rsplit("\n\nTask: ", 1)[-1]
 
 
 def answer_key(split: str = "test") -> dict[str, str]:

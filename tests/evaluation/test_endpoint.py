@@ -160,6 +160,22 @@ def test_a_model_that_refuses_max_tokens_gets_max_completion_tokens(tmp_path):
     assert server.requests[0]["messages"][0]["content"].endswith(THINKING_FORMAT) and run.settings["thinking"]
 
 
+def test_task_after_page_reaches_the_model_and_the_run_header(tmp_path, capsys):
+    out = tmp_path / "run.jsonl"
+    with ChatServer(answering(KEY)) as server:
+        assert evaluate(server, out, "--task-after-page") == 0
+        by_id = {t.task_id: t.intent for t in embedded_tasks("test")}
+        for request in server.requests:
+            system, user = request["messages"]
+            assert user["content"].startswith("Current page (step 1 of 30): http://127.0.0.1:")
+            assert user["content"].rsplit("\n\nTask: ", 1)[1] in {by_id[t] for t in TASKS}
+    assert any(line.startswith("all") and "50.0% (  3/6  )" in line for line in capsys.readouterr().out.splitlines())
+    assert read_run(out, strict=True).settings["task_after_page"] is True
+    with ChatServer(answering(KEY)) as server:
+        assert evaluate(server, out) == 1  # the other layout: refused, not mixed into the same file
+    assert "task_after_page: True in the file, None now" in capsys.readouterr().err
+
+
 def test_a_killed_run_resumes_without_losing_or_repeating_episodes(tmp_path, caplog):
     arrived, hold = threading.Event(), threading.Event()
 

@@ -190,8 +190,9 @@ class RunWriter:
         if not found:
             logger.warning("%s has no run header; resuming it without checking its settings.", self.path)
             return
-        differing = {k: (found.get(k), v) for k, v in self.settings.items()
-                     if found.get(k) != v and k not in INFORMATIONAL_SETTINGS}
+        # A setting either side lacks counts as None: a run without an option never resumes one with it.
+        differing = {k: (found.get(k), self.settings.get(k)) for k in {**self.settings, **found}
+                     if found.get(k) != self.settings.get(k) and k not in INFORMATIONAL_SETTINGS}
         if differing:
             shown = ", ".join(f"{k}: {old!r} in the file, {new!r} now" for k, (old, new) in differing.items())
             raise ConfigurationError(
