@@ -97,3 +97,24 @@ def test_around_is_judged_on_the_search_url_as_the_real_map_writes_it():
     cut_off = typed.rsplit(" ", 1)[0]
     assert run_oracle(item, _typing(cut_off)).reward == 0.0  # the map finds the place, the URL does not say it
     assert run_oracle(item, _typing(typed.capitalize())).reward == 0.0
+
+
+def test_around_is_not_earned_on_the_whats_nearby_page_the_real_map_lacks():
+    """Lite's task of this template (90) references the search URL alone; the embedded nearby page is extra."""
+    item = instances("map.around")[0]
+    values = item["instantiation_dict"]
+    assert " |OR| " not in item["eval"]["reference_url"]
+    assert item["eval"]["reference_url"].startswith("__MAP__/search?query=")
+
+    def browse_nearby(ctx):  # the place, its "What's nearby" page, the task's category
+        yield ctx.search("Search", values["location"])
+        yield ctx.click(values["location"], tag="a")
+        yield ctx.click("What's nearby", tag="a")
+        yield ctx.select("Category", values["space"].capitalize())
+        yield ctx.click("Show", tag="button")
+        yield ctx.exit("These are the places around it.")
+
+    episode = run_oracle(item, browse_nearby)
+    assert not any(episode.errors), episode.errors
+    assert "/nearby?category=" in episode.urls[-1] and values["location"] in episode.observations[-1]
+    assert episode.reward == 0.0
