@@ -74,11 +74,11 @@ def demonstration_rows(demos: Iterable[Any], args: AgentArguments) -> list[dict[
     completion the expert's action in the configured answer format.
     """
     rows = []
+    context = args.context_kwargs()
     for demo in demos:
         past: list[Turn] = []
         for turn in demo.turns:
             observation = fit_observation(turn.observation, args.max_observation_chars)
-            context = args.context_kwargs()
             messages = build_messages(demo.intent, past, observation, turn.url, max_steps=args.max_turns, **context)
             written = format_action(turn.action, turn.thought, thinking=args.thinking)
             rows.append({

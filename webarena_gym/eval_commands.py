@@ -94,6 +94,7 @@ def run_eval(args: argparse.Namespace) -> int:
     policy = _make_policy(args)
     env_kwargs = dict(suite=suite, split=args.split, backend=backend, max_steps=args.max_steps,
                       max_chars=args.max_observation_chars, record_screenshots=args.record_screenshots)
+    context = {"thinking": args.thinking, "keep_last": args.keep_last, "task_after_page": args.task_after_page}
     settings = {**policy.describe(), "suite": suite, "split": args.split, "backend": backend,
                 "max_steps": args.max_steps, "max_observation_chars": args.max_observation_chars,
                 "thinking": args.thinking, "keep_last": args.keep_last,
@@ -103,8 +104,8 @@ def run_eval(args: argparse.Namespace) -> int:
     try:
         # No more envs than episodes can be in flight at once.
         wanted = len(set(args.task_ids)) if args.task_ids else args.limit or args.episodes_in_flight
-        with make_agent_envs(min(args.episodes_in_flight, wanted), workers=args.env_workers, thinking=args.thinking,
-                             keep_last=args.keep_last, task_after_page=args.task_after_page, **env_kwargs) as envs:
+        with make_agent_envs(min(args.episodes_in_flight, wanted), workers=args.env_workers, **context,
+                             **env_kwargs) as envs:
             task_ids = _select(args, envs.task_ids)
             with RunWriter(out, settings, resume=not args.fresh) as writer:
                 resumed = sum(t in writer.finished for t in task_ids)
