@@ -140,6 +140,9 @@ def add_training_arguments(parser: argparse.ArgumentParser) -> None:
                         help="train the fresh model this many steps to repeat spans of its corpus before anything "
                              "else (trainers/induction.py), meant as the copying a pretrained base brings; measured, "
                              "it teaches the corpus, not copying (README)")
+    parser.add_argument("--copy-pretraining-random-steps", type=int, default=0,
+                        help="before --copy-pretraining-steps, this many steps on spans of random tokens, which only "
+                             "copying predicts: a base that copies and then learns its corpus (README)")
     parser.add_argument("--copy-pretraining-spans", choices=COPY_SPANS, default="corpus",
                         help="with --copy-pretraining-steps: spans from the corpus (which it learns to predict, not "
                              "to copy) or random tokens of its vocabulary (which only copying predicts; README)")
@@ -155,8 +158,8 @@ def add_training_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 #: The options that build the tiny model; a run from ``--base-model`` has none.
-TINY_MODEL_OPTIONS = ("model_size", "tokenizer_swaps", "copy_pretraining_steps", "copy_pretraining_spans",
-                      "copy_pretraining_gap", "copy_pretraining_learning_rate", "copy_pretraining_text")
+TINY_MODEL_OPTIONS = ("model_size", "tokenizer_swaps", "copy_pretraining_random_steps", "copy_pretraining_steps",
+                      "copy_pretraining_spans", "copy_pretraining_gap", "copy_pretraining_learning_rate", "copy_pretraining_text")
 
 
 def resolve_base_model(parser: argparse.ArgumentParser, args: argparse.Namespace,
@@ -207,21 +210,27 @@ def build_tiny_policy(directory: Path, demos: list, args: argparse.Namespace, se
     model can copy from a page it never saw (``benchmarks/tokenizer_corpus.py``). With
     ``--tokenizer-swaps`` the corpus also holds entity-swapped copies, so the train tasks' names
     are no longer merged into a few tokens of their own; with ``--copy-pretraining-steps`` the
-    model is then trained to repeat spans of that corpus.
+    model is then trained to repeat spans of that corpus, and with ``--copy-pretraining-random-steps``,
+    before that, spans of random tokens of its vocabulary (which teach it to copy).
     """
     agent = AgentArguments(split="train", **agent_settings(args))
     spec = TinyModelSpec(seed=seed, max_token_length=32, split_digits=True, **MODEL_SIZES[args.model_size])
     corpus = [*demos, *entity_swaps(demos, args.tokenizer_swaps, seed=seed)]
     build_tiny_model(directory, texts=context_texts(corpus, agent), spec=spec)
-    if args.copy_pretraining_steps:
+    stages = (("--copy-pretraining-random-steps", args.copy_pretraining_random_steps, "random"),
+              ("--copy-pretraining-steps", args.copy_pretraining_steps, args.copy_pretraining_spans))
+    for option, steps, spans in stages:
+        if not steps:
+            continue
         try:
             copy_pretrain(directory, context_texts(corpus, agent, roles=COPY_TEXTS[args.copy_pretraining_text]),
-                          steps=args.copy_pretraining_steps, max_gap=args.copy_pretraining_gap,
-                          spans=args.copy_pretraining_spans, learning_rate=args.copy_pretraining_learning_rate,
-                          seed=seed, progress=progress)
+                          steps=steps, max_gap=args.copy_pretraining_gap, spans=spans,
+                          learning_rate=args.copy_pretraining_learning_rate, seed=seed, progress=progress)
         except FloatingPointError as exc:
             raise SystemExit(f"{exc} (--copy-pretraining-learning-rate, now "
                              f"{args.copy_pretraining_learning_rate:g})") from None
+        except ValueError as exc:
+            raise SystemExit(f"{option}: {exc}") from None
     return directory
 
 

@@ -98,7 +98,9 @@ def test_a_base_that_can_copy_spells_train_entities_in_pieces_and_is_trained_to_
     for name, extra in (("plain", []), ("swapped", ["--tokenizer-swaps", "3"]),
                         ("pretrained", ["--tokenizer-swaps", "3", "--copy-pretraining-steps", "2"]),
                         ("pretrained_on_read", ["--tokenizer-swaps", "3", "--copy-pretraining-steps", "2",
-                                                "--copy-pretraining-text", "read"])):
+                                                "--copy-pretraining-text", "read"]),
+                        ("random_then_read", ["--tokenizer-swaps", "3", "--copy-pretraining-random-steps", "2",
+                                              "--copy-pretraining-steps", "2", "--copy-pretraining-text", "read"])):
         args = script.parse_args(extra)
         built[name] = script.build_tiny_policy(tmp_path / name, demos, args, seed=0, progress=False)
 
@@ -116,6 +118,17 @@ def test_a_base_that_can_copy_spells_train_entities_in_pieces_and_is_trained_to_
     # Copy pretraining on what the agent reads only (no demonstrated action) trains the same base otherwise.
     assert load_tokenizer(str(built["pretrained_on_read"])).get_vocab() == load_tokenizer(str(built["swapped"])).get_vocab()
     assert any(not (weights["pretrained_on_read"][k] == weights["pretrained"][k]).all() for k in weights["swapped"])
+    # Random spans first (the stage that teaches copying) train the same base into other weights.
+    assert load_tokenizer(str(built["random_then_read"])).get_vocab() == load_tokenizer(str(built["swapped"])).get_vocab()
+    assert any(not (weights["random_then_read"][k] == weights["pretrained_on_read"][k]).all() for k in weights["swapped"])
+
+
+def test_a_negative_count_of_random_span_steps_stops_naming_the_option(tmp_path):
+    script = load_example("main_job")
+    args = script.parse_args(["--copy-pretraining-random-steps", "-3"])
+    _train, _test, demos = script.select_tasks(["map.around"], args.max_turns, 1)
+    with pytest.raises(SystemExit, match=r"--copy-pretraining-random-steps: steps must be .* got -3"):
+        script.build_tiny_policy(tmp_path / "tiny", demos, args, seed=0, progress=False)
 
 
 def test_copy_pretraining_that_diverges_stops_naming_the_option_to_lower(tmp_path):
