@@ -21,6 +21,7 @@ pytestmark = [pytest.mark.train]
 
 FAMILIES = ["map.around", "shopping_admin.top_search_terms"]  # 2-turn oracles
 TINY = {"--model-size": "small", "--tokenizer-swaps": "3", "--copy-pretraining-steps": "5",
+        "--copy-pretraining-random-steps": "5",
         "--copy-pretraining-spans": "random", "--copy-pretraining-gap": "8", "--copy-pretraining-text": "read",
         "--copy-pretraining-learning-rate": "1e-3"}
 
