@@ -217,14 +217,13 @@ def build_tiny_policy(directory: Path, demos: list, args: argparse.Namespace, se
     spec = TinyModelSpec(seed=seed, max_token_length=32, split_digits=True, **MODEL_SIZES[args.model_size])
     corpus = [*demos, *entity_swaps(demos, args.tokenizer_swaps, seed=seed)]
     build_tiny_model(directory, texts=context_texts(corpus, agent), spec=spec)
-    stages = (("--copy-pretraining-random-steps", args.copy_pretraining_random_steps, "random"),
-              ("--copy-pretraining-steps", args.copy_pretraining_steps, args.copy_pretraining_spans))
+    stages = [(option, steps, spans) for option, steps, spans in (
+        ("--copy-pretraining-random-steps", args.copy_pretraining_random_steps, "random"),
+        ("--copy-pretraining-steps", args.copy_pretraining_steps, args.copy_pretraining_spans)) if steps]
+    read = context_texts(corpus, agent, roles=COPY_TEXTS[args.copy_pretraining_text]) if stages else []
     for option, steps, spans in stages:
-        if not steps:
-            continue
         try:
-            copy_pretrain(directory, context_texts(corpus, agent, roles=COPY_TEXTS[args.copy_pretraining_text]),
-                          steps=steps, max_gap=args.copy_pretraining_gap, spans=spans,
+            copy_pretrain(directory, read, steps=steps, max_gap=args.copy_pretraining_gap, spans=spans,
                           learning_rate=args.copy_pretraining_learning_rate, seed=seed, progress=progress)
         except FloatingPointError as exc:
             raise SystemExit(f"{exc} (--copy-pretraining-learning-rate, now "
