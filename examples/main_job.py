@@ -142,7 +142,8 @@ def add_training_arguments(parser: argparse.ArgumentParser) -> None:
                              "it teaches the corpus, not copying (README)")
     parser.add_argument("--copy-pretraining-random-steps", type=int, default=0,
                         help="before --copy-pretraining-steps, this many steps on spans of random tokens, which only "
-                             "copying predicts: a base that copies and then learns its corpus (README)")
+                             "copying predicts, the learning rate warmed up over the first 500: a base that copies "
+                             "and then learns its corpus (README)")
     parser.add_argument("--copy-pretraining-spans", choices=COPY_SPANS, default="corpus",
                         help="with --copy-pretraining-steps: spans from the corpus (which it learns to predict, not "
                              "to copy) or random tokens of its vocabulary (which only copying predicts; README)")

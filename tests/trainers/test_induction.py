@@ -113,6 +113,27 @@ def test_shuffled_tokens_keep_the_vocabulary_and_lose_the_order():
     assert shuffled(stream) == mixed and shuffled(stream, seed=4) != mixed  # one order per seed
 
 
+def _largest_change(model_dir, before) -> float:
+    after = dict(load_policy(str(model_dir))[0].named_parameters())
+    return max(float((after[name].detach() - weight).abs().max()) for name, weight in before.items())
+
+
+def test_random_spans_warm_the_learning_rate_up_and_corpus_spans_do_not(place_family, tiny_model_dir, tmp_path):
+    """AdamW's first step moves some weight by about the learning rate; warmed up over 500 steps, by 1/500 of it."""
+    texts = demonstration_texts(place_family[1])
+    before = {name: weight.detach().clone() for name, weight in load_policy(str(tiny_model_dir))[0].named_parameters()}
+    change = {}
+    for spans, warmup in (("corpus", None), ("random", None), ("random", 0), ("corpus", 10)):
+        model_dir = shutil.copytree(tiny_model_dir, tmp_path / f"{spans}_{warmup}")
+        copy_pretrain(model_dir, texts, steps=1, batch_size=4, learning_rate=1e-2, spans=spans, warmup_steps=warmup,
+                      progress=False)
+        change[spans, warmup] = _largest_change(model_dir, before)
+    assert change["corpus", None] == pytest.approx(1e-2, rel=0.05)  # no warm-up: the full rate at once
+    assert change["random", 0] == pytest.approx(1e-2, rel=0.05)
+    assert change["random", None] == pytest.approx(1e-2 / 500, rel=0.05)  # WARMUP_STEPS["random"]
+    assert change["corpus", 10] == pytest.approx(1e-2 / 10, rel=0.05)
+
+
 def test_copy_pretraining_refuses_a_bad_step_count_or_too_little_text(tiny_model_dir, tmp_path):
     model_dir = shutil.copytree(tiny_model_dir, tmp_path / "tiny")
     before = (model_dir / "model.safetensors").read_bytes()
@@ -124,6 +145,9 @@ def test_copy_pretraining_refuses_a_bad_step_count_or_too_little_text(tiny_model
             copy_pretrain(model_dir, ["some text"], steps=1, max_gap=gap, progress=False)
     with pytest.raises(ValueError, match=r"spans must be one of \('corpus', 'random'\), got 'words'"):
         copy_pretrain(model_dir, ["some text"], steps=1, spans="words", progress=False)
+    for warmup in (-1, 2.5, True):
+        with pytest.raises(ValueError, match="warmup_steps must be a whole number"):
+            copy_pretrain(model_dir, ["some text"], steps=1, warmup_steps=warmup, progress=False)
     with pytest.raises(ValueError, match="pass more text"):
         copy_pretrain(model_dir, ["too short"], steps=1, progress=False)
     assert (model_dir / "model.safetensors").read_bytes() == before
