@@ -143,6 +143,12 @@ def copy_accuracy(model: Any, stream: Sequence[int], *, batches: int = 2, batch_
     return correct / total
 
 
+def check_count(name: str, value: Any, unit: str, *, at_least: int = 0) -> None:
+    """Refuse ``value`` unless it is a whole number (not a bool) of at least ``at_least``, naming it and its ``unit``."""
+    if not isinstance(value, int) or isinstance(value, bool) or value < at_least:
+        raise ValueError(f"{name} must be a whole number of {unit}, at least {at_least}, got {value!r}")
+
+
 def copy_pretrain(model_dir: str | Path, texts: Iterable[str], *, steps: int = 600, batch_size: int = 32,
                   learning_rate: float = 3e-3, max_gap: int = 0, spans: str = "corpus", seed: int = 0,
                   warmup_steps: int | None = None, progress: bool = True) -> dict[str, float]:
@@ -168,15 +174,12 @@ def copy_pretrain(model_dir: str | Path, texts: Iterable[str], *, steps: int = 6
     from .config import cuda_bf16_available, training_attention
     from .policy import load_policy
 
-    if not isinstance(steps, int) or isinstance(steps, bool) or steps < 1:
-        raise ValueError(f"steps must be a whole number of optimizer steps, at least 1, got {steps!r}")
-    if not isinstance(max_gap, int) or isinstance(max_gap, bool) or max_gap < 0:
-        raise ValueError(f"max_gap must be a whole number of tokens, at least 0, got {max_gap!r}")
+    check_count("steps", steps, "optimizer steps", at_least=1)
+    check_count("max_gap", max_gap, "tokens")
     if spans not in COPY_SPANS:
         raise ValueError(f"spans must be one of {COPY_SPANS}, got {spans!r}")
     warmup_steps = WARMUP_STEPS[spans] if warmup_steps is None else warmup_steps
-    if not isinstance(warmup_steps, int) or isinstance(warmup_steps, bool) or warmup_steps < 0:
-        raise ValueError(f"warmup_steps must be a whole number of steps, at least 0, got {warmup_steps!r}")
+    check_count("warmup_steps", warmup_steps, "steps")
     model_dir = Path(model_dir)
     mixed = cuda_bf16_available()  # bf16 autocast on CUDA, with the attention that trains finite there
     model, tokenizer = load_policy(str(model_dir), dtype=torch.float32, attn_implementation=training_attention(mixed))
