@@ -1,8 +1,19 @@
-"""The report of examples/reproduce_findings.py: summary statistics, the terminal table, the targets and the PNG."""
+"""The report of examples/reproduce_findings.py: summary statistics, the terminal table, the targets and the PNG.
+
+Run on its own, it reports a saved ``findings.json`` again (summary recomputed, gains' intervals
+included), without training or evaluating anything:
+
+    python examples/findings_report.py docs/findings.json
+"""
 
 from __future__ import annotations
 
+import argparse
+import json
+import random
 import statistics
+import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -18,8 +29,19 @@ def spread(values: list[float]) -> dict[str, float]:
             "min": min(values), "max": max(values), "values": list(values)}
 
 
-def summarize(seeds: dict[str, Any]) -> dict[str, Any]:
-    """Per arm every seed ran and mode (greedy, sampled): spread over seeds; the scaling curve; the targets."""
+#: The differences the targets are about: an arm, and the arm it is measured against.
+GAINS = (("bc_grpo", "bc"), ("grpo_zero", "untrained"))
+#: Bootstrap resamples behind a gain's interval, and the interval's coverage.
+RESAMPLES = 10_000
+LEVEL = 0.95
+
+
+def summarize(seeds: dict[str, Any], tasks: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Per arm every seed ran and mode (greedy, sampled): spread over seeds; the scaling curve; the targets.
+
+    With ``tasks`` (the held-out ``test_ids``, and their families as ``test_task_families``), also each
+    greedy gain of :data:`GAINS` with its bootstrap intervals (:func:`gains`).
+    """
     summary: dict[str, Any] = {"arms": {}, "scaling": {}}
     for arm in (a for a in ARMS if all(a in s["arms"] for s in seeds.values())):
         summary["arms"][arm] = {
@@ -33,6 +55,8 @@ def summarize(seeds: dict[str, Any]) -> dict[str, Any]:
     for turns in next(iter(seeds.values()))["scaling"]:
         summary["scaling"][turns] = spread([s["scaling"][turns] for s in seeds.values()])
     summary["targets"] = targets(summary["arms"])
+    if tasks:
+        summary["gains"] = gains(seeds, tasks)
     summary["seconds"] = round(sum(v or 0.0 for s in seeds.values() for v in s["timing_s"].values()), 1)
     return summary
 
@@ -58,6 +82,55 @@ def targets(arms: dict[str, Any]) -> dict[str, Any]:
         if mode_checks:
             checks[mode] = mode_checks
     return checks
+
+
+def gains(seeds: dict[str, Any], tasks: dict[str, Any]) -> dict[str, Any]:
+    """Greedy success of each arm of :data:`GAINS` minus its baseline's, mean over seeds and held-out tasks.
+
+    The same seeds' results are compared task by task, and the interval says how far the mean would move on
+    another draw of held-out tasks: a percentile bootstrap resampling whole families (tasks of one family
+    succeed and fail together, so this is the honest unit for "tasks like these") and one resampling single
+    tasks (other tasks of these same families). Only arms whose greedy evaluations list the tasks they solved.
+    """
+    test_ids = list(tasks["test_ids"])
+    families = tasks.get("test_task_families")
+    result: dict[str, Any] = {}
+    for arm, baseline in GAINS:
+        runs = [(s["arms"][arm]["greedy"], s["arms"][baseline]["greedy"]) for s in seeds.values()
+                if arm in s["arms"] and baseline in s["arms"]]
+        if not test_ids or len(runs) != len(seeds) or not all("solved" in a and "solved" in b for a, b in runs):
+            continue
+        per_task = [statistics.fmean((t in a["solved"]) - (t in b["solved"]) for a, b in runs) for t in test_ids]
+        gain = {"points": statistics.fmean(per_task), "tasks": bootstrap_interval([[d] for d in per_task])}
+        if families and len(families) == len(test_ids):
+            by_family: dict[str, list[float]] = {}
+            for family, difference in zip(families, per_task, strict=True):
+                by_family.setdefault(family, []).append(difference)
+            gain["families"] = bootstrap_interval(list(by_family.values()))
+        result[f"{arm}_minus_{baseline}"] = gain
+    return result
+
+
+def bootstrap_interval(groups: Sequence[Sequence[float]], *, resamples: int = RESAMPLES, level: float = LEVEL,
+                       seed: int = 0) -> dict[str, Any]:
+    """Percentile-bootstrap interval of the mean of all values, drawing ``len(groups)`` groups with replacement.
+
+    Seeded, so the same numbers give the same interval on every run.
+
+    >>> bootstrap_interval([[1.0], [1.0], [1.0]])
+    {'low': 1.0, 'high': 1.0, 'level': 0.95, 'resamples': 10000, 'groups': 3}
+    """
+    if not groups or not all(groups):
+        raise ValueError("a bootstrap needs at least one group, and no group may be empty")
+    if not 0 < level < 1 or resamples < 1:
+        raise ValueError(f"level must lie in (0, 1) and resamples be positive, got {level!r} and {resamples!r}")
+    totals = [(sum(g), len(g)) for g in groups]
+    rng = random.Random(seed)
+    means = sorted(sum(t for t, _ in draw) / sum(n for _, n in draw)
+                   for draw in (rng.choices(totals, k=len(totals)) for _ in range(resamples)))
+    tail = int(resamples * (1 - level) / 2)
+    return {"low": means[tail], "high": means[resamples - 1 - tail], "level": level, "resamples": resamples,
+            "groups": len(groups)}
 
 
 def _cell(stats: dict[str, float] | None) -> str:
@@ -93,11 +166,26 @@ def format_report(findings: dict[str, Any]) -> str:
         lines.append("Test-time scaling, BC + GRPO policy, greedy: allowed interactions -> success %")
         lines.append("  " + "   ".join(f"{t}: {_cell(s).strip()}" for t, s in summary["scaling"].items()))
         lines.append("")
+    if summary.get("gains"):
+        lines.extend(_gain_lines(summary["gains"]))
+        lines.append("")
     for mode, checks in summary["targets"].items():
         for name, check in checks.items():
             numbers = ", ".join(f"{k} {100 * v:.1f}%" for k, v in check.items() if k != "met")
             lines.append(f"target ({mode}) {name.replace('_', ' ')}: {'met' if check['met'] else 'MISSED'} ({numbers})")
     return "\n".join(lines)
+
+
+def _gain_lines(gains_: dict[str, Any]) -> list[str]:
+    first = next(iter(gains_.values()))
+    units = [(unit, f"the {first[unit]['groups']} {unit}") for unit in ("families", "tasks") if unit in first]
+    lines = [f"Greedy gain, points (mean over seeds and tasks) with its {100 * first['tasks']['level']:.0f}% bootstrap "
+             f"interval resampling {' | '.join(label for _, label in units)}:"]
+    for name, gain in gains_.items():
+        arm, baseline = name.split("_minus_")
+        intervals = " | ".join(f"[{100 * gain[u]['low']:+.1f}, {100 * gain[u]['high']:+.1f}]" for u, _ in units if u in gain)
+        lines.append(f"  {LABELS[arm]} - {LABELS[baseline]}: {100 * gain['points']:+.1f} {intervals}")
+    return lines
 
 
 def plot_findings(findings: dict[str, Any], path: str | Path) -> Path:
@@ -160,3 +248,33 @@ def plot_findings(findings: dict[str, Any], path: str | Path) -> Path:
     figure.savefig(path, dpi=100)
     plt.close(figure)
     return path
+
+
+def report_file(path: str | Path) -> str:
+    """The report of a saved ``findings.json``, its summary computed again (an older file's held-out families looked up)."""
+    try:
+        findings = json.loads(Path(path).read_text(encoding="utf-8"))
+        tasks, seeds = findings["tasks"], findings["seeds"]
+        if not isinstance(seeds, dict) or not seeds:
+            raise ValueError("it holds no seed")
+        if "test_task_families" not in tasks:  # written before the findings recorded them: the embedded suite's
+            from webarena_gym.tasks.embedded_suite import family_of
+
+            tasks["test_task_families"] = [family_of(i, "test").name for i in tasks["test_ids"]]
+        findings["summary"] = summarize(seeds, tasks)
+    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError) as error:
+        raise SystemExit(f"{path}: not a findings.json of examples/reproduce_findings.py ({type(error).__name__}: "
+                         f"{error})") from None
+    return format_report(findings)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description="Report a saved findings.json again, gains' intervals included.")
+    parser.add_argument("findings", nargs="+", help="findings.json files of examples/reproduce_findings.py")
+    for path in parser.parse_args(argv).findings:
+        print(f"== {path}\n{report_file(path)}\n")
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # webarena_gym, run from anywhere
+    main()

@@ -368,15 +368,17 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     seeds = {}
     for seed in args.seeds:  # each seed's pieces already on disk when its process ran them
         seeds[str(seed)] = experiment.run_seed(seed)
+    tasks = {"families": sorted({family_of(i, "train").name for i in experiment.train_ids}),
+             "train_ids": experiment.train_ids, "test_ids": experiment.test_ids, "test_sites": sites,
+             "test_task_families": [family_of(i, "test").name for i in experiment.test_ids],
+             "grpo_ids": experiment.grpo_ids}
     findings = {
         "config": vars(args),
         "machine": machine,
-        "tasks": {"families": sorted({family_of(i, "train").name for i in experiment.train_ids}),
-                  "train_ids": experiment.train_ids, "test_ids": experiment.test_ids, "test_sites": sites,
-                  "grpo_ids": experiment.grpo_ids},
+        "tasks": tasks,
         "seeds": seeds,
         "floor": experiment.floor(),
-        "summary": summarize(seeds),
+        "summary": summarize(seeds, tasks),
         "wall_s": round(time.perf_counter() - started, 1),
     }
     (experiment.out / "findings.json").write_text(json.dumps(findings, indent=1))

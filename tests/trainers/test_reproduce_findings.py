@@ -81,6 +81,11 @@ def test_the_experiment_reports_every_arm_and_scaling_point_and_resumes(tmp_path
         rows = json.loads((tmp_path / "run" / "seed0" / arm / "curriculum.json").read_text())
         assert len(rows) == len(FAMILIES) and sum(row["drawn"] for row in rows) >= 1
         assert all(0.0 < row["rate"] < 1.0 and row["example_intent"] for row in rows)
+    # Each held-out task's family is recorded, so the gains' intervals can resample whole families.
+    assert saved["tasks"]["test_task_families"] == [family_of(i, "test").name for i in saved["tasks"]["test_ids"]]
+    assert set(saved["summary"]["gains"]) == {"bc_grpo_minus_bc", "grpo_zero_minus_untrained"}
+    for gain in saved["summary"]["gains"].values():
+        assert gain["families"]["low"] <= gain["points"] <= gain["families"]["high"]
     assert set(saved["summary"]["targets"]["greedy"]) == {
         "bc_at_least_3x_untrained", "bc_grpo_at_least_bc_plus_10_points", "grpo_zero_within_5_points_of_untrained"}
 
@@ -92,7 +97,7 @@ def test_the_experiment_reports_every_arm_and_scaling_point_and_resumes(tmp_path
 
     assert (tmp_path / "run" / "findings.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     for label in ("untrained", "GRPO from untrained", "BC", "BC + GRPO", "Test-time scaling", "target",
-                  "answer N/A at once", "bare N/A"):
+                  "answer N/A at once", "bare N/A", "Greedy gain"):
         assert label in table
 
     # A second run finds every training and evaluation on disk and only reports again.

@@ -1,0 +1,94 @@
+"""The findings report's gains: how far BC+GRPO's lead over BC would move on another draw of held-out tasks.
+
+Synthetic per-seed results with known solved tasks (no training), so every number can be worked out by
+hand; then ``examples/findings_report.py`` as a command on a saved file, an older one and a broken one.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from .examples import load_example
+
+report = load_example("findings_report")
+
+# Real held-out ids of the embedded suite: three N/A summaries, the top_search_terms pair, one map N/A.
+NA_SUMMARIES, SEARCH_TERMS, MAP_NA = [7, 22, 37], [47, 66], [115]
+TEST_IDS = [*NA_SUMMARIES, *SEARCH_TERMS, *MAP_NA]
+FAMILIES = [*["shopping.summarize_missing_reviews"] * 3, *["shopping_admin.top_search_terms"] * 2,
+            "map.missing_information"]
+
+
+def seed_result(solved: dict[str, list[int]]) -> dict:
+    """One seed's arms as reproduce_findings.py records them (greedy success and solved ids; sampled passes)."""
+    arms = {arm: {"greedy": {"success": len(ids) / len(TEST_IDS), "solved": ids, "na_answers": 0.0},
+                  "sampled": {"success": 0.0, "passes": [0.0]}} for arm, ids in solved.items()}
+    return {"arms": arms, "scaling": {}, "dynamics": {}, "timing_s": {}}
+
+
+# BC solves the pair on both seeds; BC+GRPO trades it for the three N/A summaries (seed 0) or the pair and one (1).
+SEEDS = {"0": seed_result({"untrained": [], "grpo_zero": [], "bc": SEARCH_TERMS, "bc_grpo": NA_SUMMARIES}),
+         "1": seed_result({"untrained": [], "grpo_zero": [115], "bc": SEARCH_TERMS, "bc_grpo": [*SEARCH_TERMS, 7]})}
+TASKS = {"test_ids": TEST_IDS, "test_task_families": FAMILIES}
+
+
+def test_a_gain_is_the_paired_difference_averaged_over_seeds_and_tasks():
+    gains = report.summarize(SEEDS, TASKS)["gains"]
+    # Per task, mean over seeds: 7 -> +1, 22 and 37 -> +0.5, 47 and 66 -> -0.5, 115 -> 0; mean over 6 tasks.
+    assert gains["bc_grpo_minus_bc"]["points"] == pytest.approx(1.0 / 6)
+    assert gains["grpo_zero_minus_untrained"]["points"] == pytest.approx(0.5 / 6)
+    for gain in gains.values():
+        assert {gain["families"]["groups"], gain["tasks"]["groups"]} == {3, 6}
+        for interval in (gain["families"], gain["tasks"]):
+            assert interval["low"] <= gain["points"] <= interval["high"]
+    # Without the families only the task interval; without tasks no gains; an arm not run has none.
+    assert "families" not in report.gains(SEEDS, {"test_ids": TEST_IDS})["bc_grpo_minus_bc"]
+    assert "gains" not in report.summarize(SEEDS)
+    partial = {seed: {**result, "arms": {k: v for k, v in result["arms"].items() if k in ("bc", "bc_grpo")}}
+               for seed, result in SEEDS.items()}
+    assert set(report.gains(partial, TASKS)) == {"bc_grpo_minus_bc"}
+
+
+def test_families_that_succeed_together_widen_the_interval():
+    # 24 families of 2 tasks; the whole gain sits in 3 of them: resampling families sees that, single tasks less so.
+    per_family = [[1.0, 1.0]] * 3 + [[0.0, 0.0]] * 21
+    families = report.bootstrap_interval(per_family)
+    tasks = report.bootstrap_interval([[v] for group in per_family for v in group])
+    assert families["low"] < tasks["low"] < 0.125 < tasks["high"] < families["high"]
+    assert (families["groups"], tasks["groups"]) == (24, 48)
+    assert report.bootstrap_interval(per_family) == families  # seeded: the same numbers, the same interval
+    narrower = report.bootstrap_interval(per_family, level=0.5)
+    assert families["low"] < narrower["low"] <= narrower["high"] < families["high"]
+    assert report.bootstrap_interval([[0.25], [0.25]]) | {"level": 0} == {
+        "low": 0.25, "high": 0.25, "level": 0, "resamples": report.RESAMPLES, "groups": 2}
+
+
+@pytest.mark.parametrize("groups, options", [([], {}), ([[1.0], []], {}), ([[1.0]], {"level": 1.0}),
+                                             ([[1.0]], {"resamples": 0})])
+def test_a_bootstrap_without_data_or_with_a_bad_level_is_refused(groups, options):
+    with pytest.raises(ValueError, match="bootstrap needs|level must"):
+        report.bootstrap_interval(groups, **options)
+
+
+def test_the_command_reports_a_saved_file_again_and_refuses_a_broken_one(tmp_path, capsys):
+    findings = {"config": {}, "tasks": {"test_ids": TEST_IDS, "test_sites": ["map", "shopping", "shopping_admin"]},
+                "seeds": SEEDS, "summary": {}}
+    older = tmp_path / "findings.json"  # written before the findings recorded their families: looked up
+    older.write_text(json.dumps(findings))
+    report.main([str(older)])
+    out = capsys.readouterr().out
+    assert "resampling the 3 families | the 6 tasks" in out
+    assert "BC + GRPO (R1) - BC: +16.7" in out and "target (greedy) bc grpo at least bc plus 10 points: met" in out
+    assert report.report_file(older) == out.split("\n", 1)[1].rstrip("\n")
+
+    for name, content in (("cut.json", b'{"seeds": {'), ("bytes.json", b"\xff\xfe"), ("other.json", b"[1, 2]"),
+                          ("no_tasks.json", json.dumps({"seeds": SEEDS}).encode()),
+                          ("no_seeds.json", json.dumps({**findings, "seeds": {}}).encode()),
+                          ("unknown_task.json", json.dumps({**findings, "tasks": {"test_ids": [10**6]}}).encode())):
+        (tmp_path / name).write_bytes(content)
+        with pytest.raises(SystemExit, match=rf"{name}: not a findings.json"):
+            report.report_file(tmp_path / name)
+    with pytest.raises(SystemExit, match="missing.json: not a findings.json.*FileNotFoundError"):
+        report.report_file(tmp_path / "missing.json")
