@@ -3,7 +3,8 @@
 Run on its own, it reports a saved ``findings.json`` again (summary recomputed, gains' intervals
 included), without training or evaluating anything:
 
-    python examples/findings_report.py docs/findings.json
+    python examples/findings_report.py docs/findings.json           # the table, gains' intervals included
+    python examples/findings_report.py docs/findings.json --plot    # and docs/findings.png drawn again
 """
 
 from __future__ import annotations
@@ -189,14 +190,15 @@ def _gain_lines(gains_: dict[str, Any]) -> list[str]:
 
 
 def plot_findings(findings: dict[str, Any], path: str | Path) -> Path:
-    """Three panels: success per arm with spread, the scaling curve, GRPO reward and BC loss per step."""
+    """Success per arm with spread, the scaling curve, GRPO reward and BC loss per step, and the gains' intervals."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     summary = findings["summary"]
-    figure, axes = plt.subplots(1, 4, figsize=(19, 4.2))
+    gains_ = summary.get("gains")
+    figure, axes = plt.subplots(1, 5 if gains_ else 4, figsize=(24 if gains_ else 19, 4.2))
     axis = axes[0]
     width = 0.38
     for offset, mode in ((-width / 2, "greedy"), (width / 2, "sampled")):
@@ -241,6 +243,8 @@ def plot_findings(findings: dict[str, Any], path: str | Path) -> Path:
         axis.set_title(title, fontsize=10)
         if axis.get_legend_handles_labels()[0]:  # an arm that did not run draws nothing
             axis.legend(fontsize=8)
+    if gains_:
+        _plot_gains(axes[4], gains_)
     for axis in axes:
         axis.grid(alpha=0.3)
     figure.tight_layout()
@@ -250,8 +254,30 @@ def plot_findings(findings: dict[str, Any], path: str | Path) -> Path:
     return path
 
 
-def report_file(path: str | Path) -> str:
-    """The report of a saved ``findings.json``, its summary computed again (an older file's held-out families looked up)."""
+def _plot_gains(axis: Any, gains_: dict[str, Any]) -> None:
+    """Each gain as a point with its intervals (families thick, tasks thin) beside the +10-point target."""
+    names = list(gains_)
+    for row, name in enumerate(names):
+        gain = gains_[name]
+        for unit, width, color in (("families", 2, "C0"), ("tasks", 6, "C1")):
+            if unit in gain:
+                axis.plot([100 * gain[unit]["low"], 100 * gain[unit]["high"]], [row, row], linewidth=width, color=color,
+                          alpha=0.6, solid_capstyle="butt", label=f"95% interval, {unit}" if row == 0 else None)
+        axis.plot([100 * gain["points"]], [row], "ko")
+    axis.axvline(0, color="gray", linewidth=1)
+    axis.axvline(10, color="gray", linestyle="--", linewidth=1, label="BC + GRPO target: +10")
+    axis.set_yticks(range(len(names)), [" -\n".join(LABELS[a] for a in n.split("_minus_")) for n in names], fontsize=8)
+    axis.set_ylim(len(names) - 0.4, -0.6)  # the first gain on top
+    axis.set_xlabel("greedy gain (points)")
+    axis.set_title("Gain, mean and 95% bootstrap intervals", fontsize=10)
+    axis.legend(fontsize=7, loc="lower right")
+
+
+def report_file(path: str | Path, *, plot: bool = False) -> str:
+    """The report of a saved ``findings.json``, its summary computed again (an older file's held-out families looked up).
+
+    With ``plot``, its PNG is drawn again beside it (``findings.json`` -> ``findings.png``).
+    """
     try:
         findings = json.loads(Path(path).read_text(encoding="utf-8"))
         tasks, seeds = findings["tasks"], findings["seeds"]
@@ -265,14 +291,18 @@ def report_file(path: str | Path) -> str:
     except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError) as error:
         raise SystemExit(f"{path}: not a findings.json of examples/reproduce_findings.py ({type(error).__name__}: "
                          f"{error})") from None
+    if plot:
+        plot_findings(findings, Path(path).with_suffix(".png"))
     return format_report(findings)
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="Report a saved findings.json again, gains' intervals included.")
     parser.add_argument("findings", nargs="+", help="findings.json files of examples/reproduce_findings.py")
-    for path in parser.parse_args(argv).findings:
-        print(f"== {path}\n{report_file(path)}\n")
+    parser.add_argument("--plot", action="store_true", help="draw each file's PNG again beside it (NAME.json -> NAME.png)")
+    args = parser.parse_args(argv)
+    for path in args.findings:
+        print(f"== {path}\n{report_file(path, plot=args.plot)}\n")
 
 
 if __name__ == "__main__":

@@ -82,6 +82,9 @@ def test_the_command_reports_a_saved_file_again_and_refuses_a_broken_one(tmp_pat
     assert "resampling the 3 families | the 6 tasks" in out
     assert "BC + GRPO (R1) - BC: +16.7" in out and "target (greedy) bc grpo at least bc plus 10 points: met" in out
     assert report.report_file(older) == out.split("\n", 1)[1].rstrip("\n")
+    assert not (tmp_path / "findings.png").exists()
+    report.main([str(older), "--plot"])
+    assert (tmp_path / "findings.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
     for name, content in (("cut.json", b'{"seeds": {'), ("bytes.json", b"\xff\xfe"), ("other.json", b"[1, 2]"),
                           ("no_tasks.json", json.dumps({"seeds": SEEDS}).encode()),
