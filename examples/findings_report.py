@@ -5,6 +5,7 @@ included), without training or evaluating anything:
 
     python examples/findings_report.py docs/findings.json           # the table, gains' intervals included
     python examples/findings_report.py docs/findings.json --plot    # and docs/findings.png drawn again
+    python examples/findings_report.py docs/findings*.json --compare  # one row per run, side by side
 """
 
 from __future__ import annotations
@@ -273,11 +274,8 @@ def _plot_gains(axis: Any, gains_: dict[str, Any]) -> None:
     axis.legend(fontsize=7, loc="lower right")
 
 
-def report_file(path: str | Path, *, plot: bool = False) -> str:
-    """The report of a saved ``findings.json``, its summary computed again (an older file's held-out families looked up).
-
-    With ``plot``, its PNG is drawn again beside it (``findings.json`` -> ``findings.png``).
-    """
+def load_findings(path: str | Path) -> dict[str, Any]:
+    """A saved ``findings.json``, its summary computed again (an older file's held-out families looked up)."""
     try:
         findings = json.loads(Path(path).read_text(encoding="utf-8"))
         tasks, seeds = findings["tasks"], findings["seeds"]
@@ -291,16 +289,53 @@ def report_file(path: str | Path, *, plot: bool = False) -> str:
     except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError) as error:
         raise SystemExit(f"{path}: not a findings.json of examples/reproduce_findings.py ({type(error).__name__}: "
                          f"{error})") from None
+    return findings
+
+
+def report_file(path: str | Path, *, plot: bool = False) -> str:
+    """The report of a saved ``findings.json``; with ``plot`` its PNG drawn again beside it (``NAME.json`` -> ``NAME.png``)."""
+    findings = load_findings(path)
     if plot:
         plot_findings(findings, Path(path).with_suffix(".png"))
     return format_report(findings)
 
 
+def compare_runs(paths: Sequence[str | Path]) -> str:
+    """One row per saved run: greedy success per arm, BC+GRPO's gain over BC and its intervals; files that are not runs, named after."""
+    arms = ("untrained", "R1-Zero", "BC", "BC+GRPO")
+    width = max(len(str(path)) for path in [*paths, "run"]) + 2
+    lines = [f"{'run':<{width}}{'seeds':>5}" + "".join(f"{a:>10}" for a in arms)
+             + f"{'gain':>7}{'families':>17}{'tasks':>17}"]
+    lines.append("-" * len(lines[0]))
+    skipped = []
+    for path in paths:
+        try:
+            findings = load_findings(path)
+        except SystemExit as error:
+            skipped.append(f"skipped: {error}")
+            continue
+        summary = findings["summary"]
+        means = [summary["arms"].get(arm, {}).get("greedy") for arm in ARMS]
+        gain = summary["gains"].get("bc_grpo_minus_bc")
+        intervals = [f"{100 * gain[u]['low']:+.1f} to {100 * gain[u]['high']:+.1f}" if gain and u in gain else "-"
+                     for u in ("families", "tasks")]
+        lines.append(f"{str(path):<{width}}{len(findings['seeds']):>5}"
+                     + "".join(f"{100 * m['mean']:>10.1f}" if m else f"{'-':>10}" for m in means)
+                     + (f"{100 * gain['points']:>+7.1f}" if gain else f"{'-':>7}")
+                     + "".join(f"{i:>17}" for i in intervals))
+    return "\n".join([*lines, *skipped])
+
+
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description="Report a saved findings.json again, gains' intervals included.")
+    parser = argparse.ArgumentParser(description="Report saved findings.json files again, gains' intervals included.")
     parser.add_argument("findings", nargs="+", help="findings.json files of examples/reproduce_findings.py")
     parser.add_argument("--plot", action="store_true", help="draw each file's PNG again beside it (NAME.json -> NAME.png)")
+    parser.add_argument("--compare", action="store_true",
+                        help="one row per file (greedy success per arm, BC+GRPO's gain and its intervals), not its report")
     args = parser.parse_args(argv)
+    if args.compare:
+        print(compare_runs(args.findings))
+        return
     for path in args.findings:
         print(f"== {path}\n{report_file(path, plot=args.plot)}\n")
 

@@ -95,3 +95,20 @@ def test_the_command_reports_a_saved_file_again_and_refuses_a_broken_one(tmp_pat
             report.report_file(tmp_path / name)
     with pytest.raises(SystemExit, match="missing.json: not a findings.json.*FileNotFoundError"):
         report.report_file(tmp_path / "missing.json")
+
+
+def test_runs_side_by_side_one_row_each_and_files_that_are_not_runs_named(tmp_path, capsys):
+    base = {"config": {}, "tasks": {**TASKS, "test_sites": ["map"]}, "summary": {}}
+    (tmp_path / "a.json").write_text(json.dumps({**base, "seeds": SEEDS}))
+    only_bc = {seed: {**result, "arms": {k: v for k, v in result["arms"].items() if k in ("bc", "bc_grpo")}}
+               for seed, result in SEEDS.items() if seed == "0"}  # one seed, two arms
+    (tmp_path / "b.json").write_text(json.dumps({**base, "seeds": only_bc}))
+    (tmp_path / "c.json").write_text("not json")
+    report.main([str(tmp_path / name) for name in ("a.json", "b.json", "c.json")] + ["--compare"])
+    header, rule, a, b, skipped = capsys.readouterr().out.strip().split("\n")
+    assert header.split() == ["run", "seeds", "untrained", "R1-Zero", "BC", "BC+GRPO", "gain", "families", "tasks"]
+    # a: both seeds; BC 2/6 tasks, BC+GRPO 3/6, gain +16.7 (worked out in the first test).
+    assert a.split()[1:7] == ["2", "0.0", "8.3", "33.3", "50.0", "+16.7"]
+    # b: seed 0 alone, arms not run shown as '-': BC+GRPO's 3 summaries against BC's pair, +1/6.
+    assert b.split()[1:7] == ["1", "-", "-", "33.3", "50.0", "+16.7"]
+    assert skipped.startswith(f"skipped: {tmp_path / 'c.json'}: not a findings.json")
