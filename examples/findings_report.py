@@ -87,30 +87,47 @@ def targets(arms: dict[str, Any]) -> dict[str, Any]:
 
 
 def gains(seeds: dict[str, Any], tasks: dict[str, Any]) -> dict[str, Any]:
-    """Greedy success of each arm of :data:`GAINS` minus its baseline's, mean over seeds and held-out tasks.
+    """Success of each arm of :data:`GAINS` minus its baseline's, mean over seeds and held-out tasks, per mode.
 
     The same seeds' results are compared task by task, and the interval says how far the mean would move on
     another draw of held-out tasks: a percentile bootstrap resampling whole families (tasks of one family
     succeed and fail together, so this is the honest unit for "tasks like these") and one resampling single
-    tasks (other tasks of these same families). Only arms whose greedy evaluations list the tasks they solved.
+    tasks (other tasks of these same families). Greedy, and sampled where every pass lists the tasks it
+    solved (evaluations cached before they did have greedy alone). Keys: ``<arm>_minus_<baseline>`` for
+    greedy, ``<arm>_minus_<baseline>_sampled``.
     """
     test_ids = list(tasks["test_ids"])
     families = tasks.get("test_task_families")
     result: dict[str, Any] = {}
-    for arm, baseline in GAINS:
-        runs = [(s["arms"][arm]["greedy"], s["arms"][baseline]["greedy"]) for s in seeds.values()
-                if arm in s["arms"] and baseline in s["arms"]]
-        if not test_ids or len(runs) != len(seeds) or not all("solved" in a and "solved" in b for a, b in runs):
-            continue
-        per_task = [statistics.fmean((t in a["solved"]) - (t in b["solved"]) for a, b in runs) for t in test_ids]
-        gain = {"points": statistics.fmean(per_task), "tasks": bootstrap_interval([[d] for d in per_task])}
-        if families and len(families) == len(test_ids):
-            by_family: dict[str, list[float]] = {}
-            for family, difference in zip(families, per_task, strict=True):
-                by_family.setdefault(family, []).append(difference)
-            gain["families"] = bootstrap_interval(list(by_family.values()))
-        result[f"{arm}_minus_{baseline}"] = gain
+    for mode, suffix in (("greedy", ""), ("sampled", "_sampled")):
+        for arm, baseline in GAINS:
+            rates = [(_solved_rates(s["arms"][arm].get(mode)), _solved_rates(s["arms"][baseline].get(mode)))
+                     for s in seeds.values() if arm in s["arms"] and baseline in s["arms"]]
+            if not test_ids or len(rates) != len(seeds) or not all(a is not None and b is not None for a, b in rates):
+                continue
+            per_task = [statistics.fmean(a.get(t, 0.0) - b.get(t, 0.0) for a, b in rates) for t in test_ids]
+            gain = {"points": statistics.fmean(per_task), "tasks": bootstrap_interval([[d] for d in per_task])}
+            if families and len(families) == len(test_ids):
+                by_family: dict[str, list[float]] = {}
+                for family, difference in zip(families, per_task, strict=True):
+                    by_family.setdefault(family, []).append(difference)
+                gain["families"] = bootstrap_interval(list(by_family.values()))
+            result[f"{arm}_minus_{baseline}{suffix}"] = gain
     return result
+
+
+def _solved_rates(record: dict[str, Any] | None) -> dict[int, float] | None:
+    """Per solved task, the share of an evaluation's passes that solved it (greedy: one pass); None without lists."""
+    if not record:
+        return None
+    passes = [record["solved"]] if "solved" in record else record.get("solved_passes")
+    if not passes:
+        return None
+    rates: dict[int, float] = {}
+    for solved in passes:
+        for task in solved:
+            rates[task] = rates.get(task, 0.0) + 1 / len(passes)
+    return rates
 
 
 def bootstrap_interval(groups: Sequence[Sequence[float]], *, resamples: int = RESAMPLES, level: float = LEVEL,
@@ -181,13 +198,20 @@ def format_report(findings: dict[str, Any]) -> str:
 def _gain_lines(gains_: dict[str, Any]) -> list[str]:
     first = next(iter(gains_.values()))
     units = [(unit, f"the {first[unit]['groups']} {unit}") for unit in ("families", "tasks") if unit in first]
-    lines = [f"Greedy gain, points (mean over seeds and tasks) with its {100 * first['tasks']['level']:.0f}% bootstrap "
+    lines = [f"Gain, points (mean over seeds and tasks) with its {100 * first['tasks']['level']:.0f}% bootstrap "
              f"interval resampling {' | '.join(label for _, label in units)}:"]
     for name, gain in gains_.items():
-        arm, baseline = name.split("_minus_")
+        arm, baseline, mode = _gain_parts(name)
         intervals = " | ".join(f"[{100 * gain[u]['low']:+.1f}, {100 * gain[u]['high']:+.1f}]" for u, _ in units if u in gain)
-        lines.append(f"  {LABELS[arm]} - {LABELS[baseline]}: {100 * gain['points']:+.1f} {intervals}")
+        lines.append(f"  {mode:<8}{LABELS[arm]} - {LABELS[baseline]}: {100 * gain['points']:+.1f} {intervals}")
     return lines
+
+
+def _gain_parts(name: str) -> tuple[str, str, str]:
+    """``bc_grpo_minus_bc_sampled`` -> ``("bc_grpo", "bc", "sampled")``."""
+    arm, baseline = name.split("_minus_")
+    mode = "sampled" if baseline.endswith("_sampled") else "greedy"
+    return arm, baseline.removesuffix("_sampled"), mode
 
 
 def plot_findings(findings: dict[str, Any], path: str | Path) -> Path:
@@ -267,9 +291,10 @@ def _plot_gains(axis: Any, gains_: dict[str, Any]) -> None:
         axis.plot([100 * gain["points"]], [row], "ko")
     axis.axvline(0, color="gray", linewidth=1)
     axis.axvline(10, color="gray", linestyle="--", linewidth=1, label="BC + GRPO target: +10")
-    axis.set_yticks(range(len(names)), [" -\n".join(LABELS[a] for a in n.split("_minus_")) for n in names], fontsize=8)
+    labels = [f"{LABELS[arm]} -\n{LABELS[baseline]}, {mode}" for arm, baseline, mode in map(_gain_parts, names)]
+    axis.set_yticks(range(len(names)), labels, fontsize=8)
     axis.set_ylim(len(names) - 0.4, -0.6)  # the first gain on top
-    axis.set_xlabel("greedy gain (points)")
+    axis.set_xlabel("gain (points)")
     axis.set_title("Gain, mean and 95% bootstrap intervals", fontsize=10)
     axis.legend(fontsize=7, loc="lower right")
 

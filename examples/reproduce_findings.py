@@ -220,7 +220,8 @@ class Experiment:
         record["greedy"] = passes[0]
         if len(passes) > 1:
             record["sampled"] = {"success": statistics.fmean(p["success"] for p in passes[1:]),
-                                 "passes": [p["success"] for p in passes[1:]]}
+                                 "passes": [p["success"] for p in passes[1:]],
+                                 "solved_passes": [p["solved"] for p in passes[1:]]}
         record["seconds"] = round(time.perf_counter() - started, 1)
         path.write_text(json.dumps(record, indent=1))
         return record

@@ -51,6 +51,21 @@ def test_a_gain_is_the_paired_difference_averaged_over_seeds_and_tasks():
     assert set(report.gains(partial, TASKS)) == {"bc_grpo_minus_bc"}
 
 
+def test_sampled_gains_average_each_tasks_passes_where_every_pass_lists_its_solved_tasks():
+    with_passes = json.loads(json.dumps(SEEDS))
+    for seed, (bc, bc_grpo) in {"0": ([[47], [47, 66]], [[7, 22], []]), "1": ([[], []], [[7], [7]])}.items():
+        with_passes[seed]["arms"]["bc"]["sampled"]["solved_passes"] = bc
+        with_passes[seed]["arms"]["bc_grpo"]["sampled"]["solved_passes"] = bc_grpo
+    gains = report.gains(with_passes, TASKS)
+    # Per task over 2 seeds x 2 passes: 7 -> (0.5 + 1) / 2, 22 -> 0.25, 47 -> -0.5, 66 -> -0.25; over 6 tasks.
+    assert gains["bc_grpo_minus_bc_sampled"]["points"] == pytest.approx((0.75 + 0.25 - 0.5 - 0.25) / 6)
+    assert "grpo_zero_minus_untrained_sampled" not in gains  # their passes list nothing: no sampled gain
+    assert gains["bc_grpo_minus_bc"] == report.gains(SEEDS, TASKS)["bc_grpo_minus_bc"]
+    lines = report.format_report({"tasks": {**TASKS, "test_sites": ["map"]}, "seeds": with_passes,
+                                  "summary": report.summarize(with_passes, TASKS)}).splitlines()
+    assert "  sampled BC + GRPO (R1) - BC: +4.2 [" in "\n".join(lines)
+
+
 def test_families_that_succeed_together_widen_the_interval():
     # 24 families of 2 tasks; the whole gain sits in 3 of them: resampling families sees that, single tasks less so.
     per_family = [[1.0, 1.0]] * 3 + [[0.0, 0.0]] * 21

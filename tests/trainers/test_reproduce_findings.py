@@ -83,7 +83,9 @@ def test_the_experiment_reports_every_arm_and_scaling_point_and_resumes(tmp_path
         assert all(0.0 < row["rate"] < 1.0 and row["example_intent"] for row in rows)
     # Each held-out task's family is recorded, so the gains' intervals can resample whole families.
     assert saved["tasks"]["test_task_families"] == [family_of(i, "test").name for i in saved["tasks"]["test_ids"]]
-    assert set(saved["summary"]["gains"]) == {"bc_grpo_minus_bc", "grpo_zero_minus_untrained"}
+    assert set(saved["summary"]["gains"]) == {"bc_grpo_minus_bc", "grpo_zero_minus_untrained",
+                                              "bc_grpo_minus_bc_sampled", "grpo_zero_minus_untrained_sampled"}
+    assert all(len(seed_arm["sampled"]["solved_passes"]) == 1 for seed_arm in saved["seeds"]["0"]["arms"].values())
     for gain in saved["summary"]["gains"].values():
         assert gain["families"]["low"] <= gain["points"] <= gain["families"]["high"]
     assert set(saved["summary"]["targets"]["greedy"]) == {
@@ -97,7 +99,7 @@ def test_the_experiment_reports_every_arm_and_scaling_point_and_resumes(tmp_path
 
     assert (tmp_path / "run" / "findings.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     for label in ("untrained", "GRPO from untrained", "BC", "BC + GRPO", "Test-time scaling", "target",
-                  "answer N/A at once", "bare N/A", "Greedy gain"):
+                  "answer N/A at once", "bare N/A", "Gain, points"):
         assert label in table
 
     # A second run finds every training and evaluation on disk and only reports again.
