@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import statistics
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
+
+from webarena_gym.evaluation.bootstrap import paired_difference
 
 #: The arms, in the order they are reported, and their labels.
 ARMS = ("untrained", "grpo_zero", "bc", "bc_grpo")
@@ -33,9 +33,6 @@ def spread(values: list[float]) -> dict[str, float]:
 
 #: The differences the targets are about: an arm, and the arm it is measured against.
 GAINS = (("bc_grpo", "bc"), ("grpo_zero", "untrained"))
-#: Bootstrap resamples behind a gain's interval, and the interval's coverage.
-RESAMPLES = 10_000
-LEVEL = 0.95
 
 
 def summarize(seeds: dict[str, Any], tasks: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -105,14 +102,10 @@ def gains(seeds: dict[str, Any], tasks: dict[str, Any]) -> dict[str, Any]:
                      for s in seeds.values() if arm in s["arms"] and baseline in s["arms"]]
             if not test_ids or len(rates) != len(seeds) or not all(a is not None and b is not None for a, b in rates):
                 continue
-            per_task = [statistics.fmean(a.get(t, 0.0) - b.get(t, 0.0) for a, b in rates) for t in test_ids]
-            gain = {"points": statistics.fmean(per_task), "tasks": bootstrap_interval([[d] for d in per_task])}
-            if families and len(families) == len(test_ids):
-                by_family: dict[str, list[float]] = {}
-                for family, difference in zip(families, per_task, strict=True):
-                    by_family.setdefault(family, []).append(difference)
-                gain["families"] = bootstrap_interval(list(by_family.values()))
-            result[f"{arm}_minus_{baseline}{suffix}"] = gain
+            after, before = ({t: statistics.fmean(r[i].get(t, 0.0) for r in rates) for t in test_ids} for i in (0, 1))
+            group_of = dict(zip(test_ids, families, strict=True)) if families and len(families) == len(test_ids) else None
+            result[f"{arm}_minus_{baseline}{suffix}"] = paired_difference(after, before, test_ids, group_of=group_of,
+                                                                          group_unit="families")
     return result
 
 
@@ -128,28 +121,6 @@ def _solved_rates(record: dict[str, Any] | None) -> dict[int, float] | None:
         for task in solved:
             rates[task] = rates.get(task, 0.0) + 1 / len(passes)
     return rates
-
-
-def bootstrap_interval(groups: Sequence[Sequence[float]], *, resamples: int = RESAMPLES, level: float = LEVEL,
-                       seed: int = 0) -> dict[str, Any]:
-    """Percentile-bootstrap interval of the mean of all values, drawing ``len(groups)`` groups with replacement.
-
-    Seeded, so the same numbers give the same interval on every run.
-
-    >>> bootstrap_interval([[1.0], [1.0], [1.0]])
-    {'low': 1.0, 'high': 1.0, 'level': 0.95, 'resamples': 10000, 'groups': 3}
-    """
-    if not groups or not all(groups):
-        raise ValueError("a bootstrap needs at least one group, and no group may be empty")
-    if not 0 < level < 1 or resamples < 1:
-        raise ValueError(f"level must lie in (0, 1) and resamples be positive, got {level!r} and {resamples!r}")
-    totals = [(sum(g), len(g)) for g in groups]
-    rng = random.Random(seed)
-    means = sorted(sum(t for t, _ in draw) / sum(n for _, n in draw)
-                   for draw in (rng.choices(totals, k=len(totals)) for _ in range(resamples)))
-    tail = int(resamples * (1 - level) / 2)
-    return {"low": means[tail], "high": means[resamples - 1 - tail], "level": level, "resamples": resamples,
-            "groups": len(groups)}
 
 
 def _cell(stats: dict[str, float] | None) -> str:
@@ -366,5 +337,4 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # webarena_gym, run from anywhere
     main()

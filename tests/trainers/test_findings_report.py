@@ -66,27 +66,6 @@ def test_sampled_gains_average_each_tasks_passes_where_every_pass_lists_its_solv
     assert "  sampled BC + GRPO (R1) - BC: +4.2 [" in "\n".join(lines)
 
 
-def test_families_that_succeed_together_widen_the_interval():
-    # 24 families of 2 tasks; the whole gain sits in 3 of them: resampling families sees that, single tasks less so.
-    per_family = [[1.0, 1.0]] * 3 + [[0.0, 0.0]] * 21
-    families = report.bootstrap_interval(per_family)
-    tasks = report.bootstrap_interval([[v] for group in per_family for v in group])
-    assert families["low"] < tasks["low"] < 0.125 < tasks["high"] < families["high"]
-    assert (families["groups"], tasks["groups"]) == (24, 48)
-    assert report.bootstrap_interval(per_family) == families  # seeded: the same numbers, the same interval
-    narrower = report.bootstrap_interval(per_family, level=0.5)
-    assert families["low"] < narrower["low"] <= narrower["high"] < families["high"]
-    assert report.bootstrap_interval([[0.25], [0.25]]) | {"level": 0} == {
-        "low": 0.25, "high": 0.25, "level": 0, "resamples": report.RESAMPLES, "groups": 2}
-
-
-@pytest.mark.parametrize("groups, options", [([], {}), ([[1.0], []], {}), ([[1.0]], {"level": 1.0}),
-                                             ([[1.0]], {"resamples": 0})])
-def test_a_bootstrap_without_data_or_with_a_bad_level_is_refused(groups, options):
-    with pytest.raises(ValueError, match="bootstrap needs|level must"):
-        report.bootstrap_interval(groups, **options)
-
-
 def test_the_command_reports_a_saved_file_again_and_refuses_a_broken_one(tmp_path, capsys):
     findings = {"config": {}, "tasks": {"test_ids": TEST_IDS, "test_sites": ["map", "shopping", "shopping_admin"]},
                 "seeds": SEEDS, "summary": {}}
