@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from webarena_gym.evaluation.bootstrap import paired_difference
+from webarena_gym.evaluation.bootstrap import format_difference, paired_difference
 
 #: The arms, in the order they are reported, and their labels.
 ARMS = ("untrained", "grpo_zero", "bc", "bc_grpo")
@@ -173,8 +173,7 @@ def _gain_lines(gains_: dict[str, Any]) -> list[str]:
              f"interval resampling {' | '.join(label for _, label in units)}:"]
     for name, gain in gains_.items():
         arm, baseline, mode = _gain_parts(name)
-        intervals = " | ".join(f"[{100 * gain[u]['low']:+.1f}, {100 * gain[u]['high']:+.1f}]" for u, _ in units if u in gain)
-        lines.append(f"  {mode:<8}{LABELS[arm]} - {LABELS[baseline]}: {100 * gain['points']:+.1f} {intervals}")
+        lines.append(f"  {mode:<8}{LABELS[arm]} - {LABELS[baseline]}: {format_difference(gain, [u for u, _ in units])}")
     return lines
 
 

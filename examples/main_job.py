@@ -48,7 +48,14 @@ from trainers.policy import check_pretrained, load_policy
 from trainers.tiny import TinyModelSpec, build_tiny_model
 from webarena_gym.demos import record_oracle_demonstrations, write_demonstrations
 from webarena_gym.env import WebArenaEnv
-from webarena_gym.evaluation import AnswerAtOnce, format_success_table, run_policy, write_results
+from webarena_gym.evaluation import (
+    AnswerAtOnce,
+    format_difference,
+    format_success_table,
+    paired_difference,
+    run_policy,
+    write_results,
+)
 from webarena_gym.tasks.embedded_suite import family_of, family_task_ids
 
 #: The families whose oracle finishes within 3 interactions, on five sites: 24 families, 46 held-out test tasks
@@ -64,6 +71,10 @@ FINDINGS_FAMILIES = (
     "shopping_admin.customer_by_phone", "shopping_admin.invoice_grand_total", "shopping_admin.preview_theme",
     "shopping_admin.top_search_terms",
 )
+
+
+#: The stages compared in the final tables: a stage, and the one it is measured against.
+STAGE_GAINS = (("after BC", "untrained"), ("after BC+GRPO", "after BC"))
 
 
 #: Model sizes: ``tiny`` for CPU, ``small`` for a GPU (bf16 there). A 4000-token vocabulary keeps the
@@ -306,6 +317,24 @@ def split_demonstrations(demos: list, per_family: int = 0) -> tuple[list[int], l
     return train_ids, test_ids, demos
 
 
+def stage_gains(columns: dict[str, list], pairs: tuple[tuple[str, str], ...] = STAGE_GAINS) -> list[str]:
+    """What each stage adds over the one before, task by task, with its bootstrap intervals over families and tasks."""
+    lines = []
+    for after, before in (pair for pair in pairs if set(pair) <= columns.keys()):
+        results = {stage: {r.task_id: float(r.success) for r in columns[stage]} for stage in (after, before)}
+        task_ids = sorted(results[after].keys() & results[before].keys())
+        if not task_ids:
+            continue
+        families = {r.task_id: r.family for r in columns[after]}
+        difference = paired_difference(results[after], results[before], task_ids, group_of=families,
+                                       group_unit="families")
+        if not lines:
+            units = [f"the {difference[u]['groups']} {u}" for u in ("families", "tasks") if u in difference]
+            lines.append(f"      what a stage adds, points (95% bootstrap interval resampling {' | '.join(units)}):")
+        lines.append(f"      {after} - {before}: {format_difference(difference, ['families', 'tasks'])}")
+    return lines
+
+
 def _count(counter: Counter, key: str) -> int:
     counter[key] += 1
     return counter[key]
@@ -378,6 +407,7 @@ def main(argv: list[str] | None = None) -> None:
     for split, caption in (("train", "train tasks (BC and GRPO trained on them)"), ("test", "held-out test tasks")):
         print(f"[5/5] Success rate on the {caption}, greedy, at most {args.max_turns} interactions:")
         print(format_success_table(columns[split]))
+        print("\n".join(stage_gains(columns[split])))
     print(f"Done in {time.perf_counter() - started:.0f} s. Models, metrics.jsonl, training_dynamics.png and "
           f"trajectories are in {out}/")
 

@@ -68,6 +68,13 @@ def test_the_main_job_prints_both_tables_and_leaves_every_stage_on_disk(tmp_path
     for table, count in zip(tables, (2, 4), strict=True):
         assert all(stage in table for stage in ("untrained", "after BC", "after BC+GRPO", "answer N/A, no model"))
         assert len(re.findall(rf"\(\s*\d+/{count}\s*\)", table.split("\nall")[1].splitlines()[0])) == 4
+        # Under each table, what each stage adds over the one before, task by task, with its intervals over the
+        # two families and over the tasks.
+        untrained, bc, grpo, _floor = map(int, re.findall(rf"\(\s*(\d+)/{count}\s*\)", table.split("\nall")[1]))
+        assert f"resampling the 2 families | the {count} tasks" in table
+        for name, gain in (("after BC - untrained", bc - untrained), ("after BC+GRPO - after BC", grpo - bc)):
+            points = re.escape(f"{name}: {100 * gain / count:+.1f}")
+            assert re.search(rf"{points} \[\S+, \S+\] \| \[\S+, \S+\]", table)
     # The floor column: answering N/A at once solves the held-out tasks whose reference is N/A.
     test_tasks = [t for t in embedded_tasks("test") if family_of(t.task_id, "test").name in
                   ("map.missing_information", "shopping_admin.top_search_terms")]

@@ -61,3 +61,14 @@ def paired_difference(after: Mapping[int, float], before: Mapping[int, float], t
             by_group.setdefault(group_of[task], []).append(difference)
         result[group_unit] = bootstrap_interval(list(by_group.values()))
     return result
+
+
+def format_difference(difference: Mapping[str, Any], units: Sequence[str]) -> str:
+    """The mean difference in points and its intervals in ``units`` order (those it has).
+
+    >>> format_difference({"points": 0.065, "tasks": {"low": -0.014, "high": 0.159}}, ["families", "tasks"])
+    '+6.5 [-1.4, +15.9]'
+    """
+    intervals = " | ".join(f"[{100 * difference[u]['low']:+.1f}, {100 * difference[u]['high']:+.1f}]"
+                           for u in units if u in difference)
+    return f"{100 * difference['points']:+.1f} {intervals}".rstrip()
