@@ -67,6 +67,7 @@ def test_reset_picks_requested_task_and_seeded_draws_repeat(env):
     task = embedded_tasks("test")[3]
     _, info = env.reset(options={"task_id": task.task_id})
     assert info["task_id"] == task.task_id and info["intent"] == task.intent
+    assert info["intent_template_id"] == task.intent_template_id is not None  # what a comparison of runs groups by
     first = env.reset(seed=123)[1]["task_id"]
     assert env.reset(seed=123)[1]["task_id"] == first
 

@@ -390,6 +390,7 @@ class WebArenaEnv(gym.Env[str, str]):
         return {
             "task_id": task.task_id,
             "intent": task.intent,
+            "intent_template_id": task.intent_template_id,
             "url": self.backend.url,
             "sites": list(task.sites),
             "suite": self.suite,

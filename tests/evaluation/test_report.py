@@ -116,6 +116,12 @@ def test_two_runs_compare_per_task(runs, chromium, tmp_path):
     verdicts = {int(row.query_selector("a").inner_text()): row.query_selector(".verdict").inner_text()
                 for row in page.query_selector_all("tr.task-row")}
     assert verdicts[SHOPPING_HIT] == "fixed" and verdicts[REDDIT_HIT] == "regressed" and verdicts[MAP_HIT] == "both"
+    # One fixed, one regressed: no difference, with its intervals over the tasks' intent templates and the tasks.
+    templates = {e.template for e in before.episodes}
+    assert None not in templates and {e.template for e in after.episodes} == templates
+    difference = page.inner_text("li.difference")
+    assert difference.startswith("tuned − base: +0.0 [") and f"on the {len(TASKS)} tasks both ran" in difference
+    assert f"resampling the {len(templates)} templates | the {len(TASKS)} tasks" in difference
     assert sorted(t for t, v in verdicts.items() if v == "neither") == sorted(set(TASKS) - {SHOPPING_HIT, REDDIT_HIT,
                                                                                             MAP_HIT})
     page.click('.filter[data-filter="outcome"] button[data-value="fixed"]')

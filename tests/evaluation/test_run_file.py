@@ -12,7 +12,8 @@ from webarena_gym.evaluation import EpisodeResult, RunWriter, StepRecord, read_r
 
 def episode(task_id: int, reward: float = 1.0) -> EpisodeResult:
     turn = StepRecord('exit(message="42")', 'exit(message="42")', url="http://127.0.0.1:7770/")
-    return EpisodeResult(task_id, ["shopping"], reward, 1, "42", [turn], intent=f"task {task_id}", end_reason="exit")
+    return EpisodeResult(task_id, ["shopping"], reward, 1, "42", [turn], intent=f"task {task_id}", end_reason="exit",
+                         template=100 + task_id)
 
 
 def test_episodes_survive_a_round_trip_and_resuming_keeps_them(tmp_path):
@@ -58,11 +59,15 @@ def test_reading_keeps_every_valid_line_and_names_the_bad_ones(tmp_path):
     old_format = {"task_id": 7, "sites": ["reddit"], "reward": 0.0, "steps": 2, "answer": None,
                   "actions": ["do(action=\"Wait\")", "junk"], "errors": ["", "Unknown action"]}
     lines = [json.dumps(old_format), "{not json", json.dumps({"task_id": "eight"}),
-             '{"task_id": 9, "sites": ["map"], "reward": 1, "steps": 1, "answer": "\\ud800", "turns": []}', ""]
+             '{"task_id": 9, "sites": ["map"], "reward": 1, "steps": 1, "answer": "\\ud800", "turns": []}',
+             json.dumps({**episode(10).to_dict(), "template": "7"}), json.dumps({**episode(11).to_dict(), "template": 7}),
+             ""]
     path.write_text("\n".join(lines), encoding="utf-8")
     run = read_run(path)
-    assert [e.task_id for e in run.episodes] == [7, 9]
+    assert [e.task_id for e in run.episodes] == [7, 9, 11]
+    assert run.episodes[0].template is None and run.episodes[2].template == 7  # older files have none
     assert run.episodes[0].actions == ['do(action="Wait")', "junk"] and run.episodes[0].errors[1] == "Unknown action"
-    assert [error.split(": ")[0] for error in run.errors] == [f"{path}:2", f"{path}:3"]
-    with pytest.raises(TrajectoryFileError, match="2 bad line"):
+    assert [error.split(": ")[0] for error in run.errors] == [f"{path}:2", f"{path}:3", f"{path}:5"]
+    assert "field 'template' must be an integer" in run.errors[2]
+    with pytest.raises(TrajectoryFileError, match="3 bad line"):
         read_run(path, strict=True)

@@ -65,7 +65,8 @@ def run_policy(env: Any, policy: StepPolicy, task_ids: Iterable[int], *, progres
         observation, info = env.reset(options={"task_id": task_id})
         if hasattr(policy, "reset"):
             policy.reset(info)
-        result = EpisodeResult(task_id, list(info["sites"]), 0.0, 0, None, intent=info["intent"])
+        result = EpisodeResult(task_id, list(info["sites"]), 0.0, 0, None, intent=info["intent"],
+                               template=info.get("intent_template_id"))
         while True:
             if hasattr(policy, "page"):
                 policy.page = env.unwrapped.page
@@ -99,8 +100,8 @@ def run_oracle_suite(env: Any, task_ids: Iterable[int], split: str, *, progress:
                      for action, error, url in zip(episode.actions, episode.errors, episode.urls, strict=True)]
             results.append(EpisodeResult(task_id, list(task.sites), episode.reward, len(episode.actions),
                                          episode.info.get("answer"), turns, task.intent,
-                                         family=family_of(task_id, split).name))
+                                         family=family_of(task_id, split).name, template=task.intent_template_id))
         except OracleError as exc:
             results.append(EpisodeResult(task_id, list(task.sites), 0.0, 0, None, intent=task.intent,
-                                         end_reason=f"oracle error: {str(exc)[:500]}"))
+                                         end_reason=f"oracle error: {str(exc)[:500]}", template=task.intent_template_id))
     return results

@@ -54,7 +54,9 @@ class EpisodeResult:
     """One evaluated episode (one line of a run file).
 
     ``end_reason`` is ``"exit"`` (the agent answered), ``"step_limit"`` (truncated) or what
-    else ended it. ``family`` names the embedded task family that produced the task.
+    else ended it. ``family`` names the embedded task family that produced the task; ``template`` is
+    the task's ``intent_template_id`` (tasks of one template succeed and fail together: the unit a
+    comparison of two runs resamples, see :mod:`.bootstrap`).
     """
 
     task_id: int
@@ -68,6 +70,7 @@ class EpisodeResult:
     end_reason: str = ""
     family: str | None = None
     final_url: str = ""
+    template: int | None = None
 
     @property
     def site_group(self) -> str:
@@ -124,7 +127,17 @@ class EpisodeResult:
             steps=data["steps"], answer=data.get("answer"), turns=turns, intent=str(data.get("intent") or ""),
             reward_components=dict(data.get("reward_components") or {}), end_reason=str(data.get("end_reason") or ""),
             family=data.get("family"), final_url=str(data.get("final_url") or ""),
+            template=_template(data.get("template")),
         )
+
+
+def _template(value: Any) -> int | None:
+    """A run file's ``template``: an integer, or None (absent in older files)."""
+    if value is None:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ValueError(f"field 'template' must be an integer, got {value!r:.60}")
+    return value
 
 
 def canonical_action(text: str, *, strict: bool = False) -> str:

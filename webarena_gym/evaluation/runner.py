@@ -132,7 +132,7 @@ def _start(task_id: int, info: dict[str, Any], split: str) -> _Episode:
             "webarena_gym.wrappers.CompressedHistory (webarena_gym.evaluation.make_agent_envs does)."
         )
     result = EpisodeResult(task_id, list(info["sites"]), 0.0, 0, None, intent=info.get("intent", ""),
-                           family=_family_name(task_id, split, info))
+                           family=_family_name(task_id, split, info), template=info.get("intent_template_id"))
     return _Episode(result, info["messages"], info.get("url", ""), info.get("screenshot"))
 
 

@@ -11,8 +11,17 @@ from html import escape
 from importlib import resources
 from typing import Any
 
-from ..evaluation import EpisodeResult, RunFile, StepRecord
-from .summary import RunStats, TaskRow, family_table, run_labels, run_stats, site_table, task_rows
+from ..evaluation import EpisodeResult, RunFile, StepRecord, format_difference
+from .summary import (
+    RunStats,
+    TaskRow,
+    family_table,
+    run_differences,
+    run_labels,
+    run_stats,
+    site_table,
+    task_rows,
+)
 
 SINGLE_OUTCOMES = (("all", "all"), ("success", "success"), ("failure", "failure"))
 COMPARE_OUTCOMES = (("all", "all"), ("fixed", "fixed"), ("regressed", "regressed"), ("both", "both succeed"),
@@ -95,10 +104,22 @@ def _summary(runs: Sequence[RunFile], labels: list[str]) -> str:
     families = family_table(runs)
     family_html = (f"<details><summary>Success per task family ({len(families) - 1})</summary>"
                    f"{_table('Success per task family', 'family', families, labels)}</details>") if families else ""
-    return (f'<section id="summary"><h2>Summary</h2><div class="tables">'
+    return (f'<section id="summary"><h2>Summary</h2>{_differences(runs, labels)}<div class="tables">'
             f"{_table('Success per site', 'site', site_table(runs), labels)}"
             f'<table class="stats"><caption>Interactions and tokens</caption><thead><tr><th></th>{head}</tr></thead>'
             f"<tbody>{body}</tbody></table></div>{family_html}</section>")
+
+
+def _differences(runs: Sequence[RunFile], labels: list[str]) -> str:
+    """One line per run after the first: its success minus the first's, with 95% bootstrap intervals."""
+    items = []
+    for found in run_differences(runs):
+        units = [u for u in (found.unit, "tasks") if u]
+        counts = " | ".join(f"the {found.difference[u]['groups']} {u}" for u in units)
+        items.append(f'<li class="difference"><b>{escape(labels[found.run])}</b> − <b>{escape(labels[0])}</b>: '
+                     f"{escape(format_difference(found.difference, units))} points on the {found.tasks} tasks both "
+                     f'ran <span class="muted">(95% bootstrap interval resampling {escape(counts)})</span></li>')
+    return f'<ul class="differences">{"".join(items)}</ul>' if items else ""
 
 
 def _tokens(count: int | None, stats: RunStats) -> str:
