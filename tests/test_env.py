@@ -68,6 +68,12 @@ def test_reset_picks_requested_task_and_seeded_draws_repeat(env):
     _, info = env.reset(options={"task_id": task.task_id})
     assert info["task_id"] == task.task_id and info["intent"] == task.intent
     assert info["intent_template_id"] == task.intent_template_id is not None  # what a comparison of runs groups by
+    untemplated = {**task.to_dict(), "intent_template_id": None}  # a task given without one: no key
+    plain = env_module.WebArenaEnv(suite="embedded", tasks=[untemplated])
+    try:
+        assert "intent_template_id" not in plain.reset(options={"task_id": task.task_id})[1]
+    finally:
+        plain.close()
     first = env.reset(seed=123)[1]["task_id"]
     assert env.reset(seed=123)[1]["task_id"] == first
 

@@ -387,10 +387,11 @@ class WebArenaEnv(gym.Env[str, str]):
     def _base_info(self) -> dict[str, Any]:
         task = self.task
         screenshot = {"screenshot": self._screenshot} if self.record_screenshots else {}
+        # A task given without a template has no key (a vector env's info arrays cannot mix None and ints).
+        template = {} if task.intent_template_id is None else {"intent_template_id": task.intent_template_id}
         return {
             "task_id": task.task_id,
             "intent": task.intent,
-            "intent_template_id": task.intent_template_id,
             "url": self.backend.url,
             "sites": list(task.sites),
             "suite": self.suite,
@@ -398,6 +399,7 @@ class WebArenaEnv(gym.Env[str, str]):
             "step": self._steps,
             "max_steps": self.max_steps,
             "action_description": describe_actions(),
+            **template,
             **screenshot,
         }
 
