@@ -23,6 +23,8 @@ from webarena_gym.evaluation.bootstrap import format_difference, paired_differen
 ARMS = ("untrained", "grpo_zero", "bc", "bc_grpo")
 LABELS = {"untrained": "untrained", "grpo_zero": "GRPO from untrained (R1-Zero)", "bc": "BC",
           "bc_grpo": "BC + GRPO (R1)"}
+#: The differences the targets are about: an arm, and the arm it is measured against.
+GAINS = (("bc_grpo", "bc"), ("grpo_zero", "untrained"))
 
 
 def spread(values: list[float]) -> dict[str, float]:
@@ -31,15 +33,11 @@ def spread(values: list[float]) -> dict[str, float]:
             "min": min(values), "max": max(values), "values": list(values)}
 
 
-#: The differences the targets are about: an arm, and the arm it is measured against.
-GAINS = (("bc_grpo", "bc"), ("grpo_zero", "untrained"))
-
-
 def summarize(seeds: dict[str, Any], tasks: dict[str, Any] | None = None) -> dict[str, Any]:
     """Per arm every seed ran and mode (greedy, sampled): spread over seeds; the scaling curve; the targets.
 
     With ``tasks`` (the held-out ``test_ids``, and their families as ``test_task_families``), also each
-    greedy gain of :data:`GAINS` with its bootstrap intervals (:func:`gains`).
+    gain of :data:`GAINS` with its bootstrap intervals (:func:`gains`).
     """
     summary: dict[str, Any] = {"arms": {}, "scaling": {}}
     for arm in (a for a in ARMS if all(a in s["arms"] for s in seeds.values())):
