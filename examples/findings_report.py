@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from webarena_gym.evaluation.bootstrap import format_difference, paired_difference
+from webarena_gym.evaluation.bootstrap import format_difference, format_units, paired_difference
 
 #: The arms, in the order they are reported, and their labels.
 ARMS = ("untrained", "grpo_zero", "bc", "bc_grpo")
@@ -93,6 +93,7 @@ def gains(seeds: dict[str, Any], tasks: dict[str, Any]) -> dict[str, Any]:
     """
     test_ids = list(tasks["test_ids"])
     families = tasks.get("test_task_families")
+    group_of = dict(zip(test_ids, families, strict=True)) if families and len(families) == len(test_ids) else None
     result: dict[str, Any] = {}
     for mode, suffix in (("greedy", ""), ("sampled", "_sampled")):
         for arm, baseline in GAINS:
@@ -101,7 +102,6 @@ def gains(seeds: dict[str, Any], tasks: dict[str, Any]) -> dict[str, Any]:
             if not test_ids or len(rates) != len(seeds) or not all(a is not None and b is not None for a, b in rates):
                 continue
             after, before = ({t: statistics.fmean(r[i].get(t, 0.0) for r in rates) for t in test_ids} for i in (0, 1))
-            group_of = dict(zip(test_ids, families, strict=True)) if families and len(families) == len(test_ids) else None
             result[f"{arm}_minus_{baseline}{suffix}"] = paired_difference(after, before, test_ids, group_of=group_of,
                                                                           group_unit="families")
     return result
@@ -166,12 +166,11 @@ def format_report(findings: dict[str, Any]) -> str:
 
 def _gain_lines(gains_: dict[str, Any]) -> list[str]:
     first = next(iter(gains_.values()))
-    units = [(unit, f"the {first[unit]['groups']} {unit}") for unit in ("families", "tasks") if unit in first]
     lines = [f"Gain, points (mean over seeds and tasks) with its {100 * first['tasks']['level']:.0f}% bootstrap "
-             f"interval resampling {' | '.join(label for _, label in units)}:"]
+             f"interval resampling {format_units(first)}:"]
     for name, gain in gains_.items():
         arm, baseline, mode = _gain_parts(name)
-        lines.append(f"  {mode:<8}{LABELS[arm]} - {LABELS[baseline]}: {format_difference(gain, [u for u, _ in units])}")
+        lines.append(f"  {mode:<8}{LABELS[arm]} - {LABELS[baseline]}: {format_difference(gain)}")
     return lines
 
 

@@ -50,9 +50,10 @@ from webarena_gym.demos import record_oracle_demonstrations, write_demonstration
 from webarena_gym.env import WebArenaEnv
 from webarena_gym.evaluation import (
     AnswerAtOnce,
+    episode_difference,
     format_difference,
     format_success_table,
-    paired_difference,
+    format_units,
     run_policy,
     write_results,
 )
@@ -319,20 +320,13 @@ def split_demonstrations(demos: list, per_family: int = 0) -> tuple[list[int], l
 
 def stage_gains(columns: dict[str, list], pairs: tuple[tuple[str, str], ...] = STAGE_GAINS) -> list[str]:
     """What each stage adds over the one before, task by task, with its bootstrap intervals over families and tasks."""
-    lines = []
-    for after, before in (pair for pair in pairs if set(pair) <= columns.keys()):
-        results = {stage: {r.task_id: float(r.success) for r in columns[stage]} for stage in (after, before)}
-        task_ids = sorted(results[after].keys() & results[before].keys())
-        if not task_ids:
-            continue
-        families = {r.task_id: r.family for r in columns[after]}
-        difference = paired_difference(results[after], results[before], task_ids, group_of=families,
-                                       group_unit="families")
-        if not lines:
-            units = [f"the {difference[u]['groups']} {u}" for u in ("families", "tasks") if u in difference]
-            lines.append(f"      what a stage adds, points (95% bootstrap interval resampling {' | '.join(units)}):")
-        lines.append(f"      {after} - {before}: {format_difference(difference, ['families', 'tasks'])}")
-    return lines
+    found = [(f"{after} - {before}", episode_difference(columns[after], columns[before], groupings=[("families", "family")]))
+             for after, before in pairs if {after, before} <= columns.keys()]
+    found = [(name, difference) for name, difference in found if difference is not None]
+    if not found:
+        return []
+    return [f"      what a stage adds, points (95% bootstrap interval resampling {format_units(found[0][1])}):",
+            *(f"      {name}: {format_difference(difference)}" for name, difference in found)]
 
 
 def _count(counter: Counter, key: str) -> int:

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from webarena_gym.evaluation import bootstrap_interval, paired_difference
+from webarena_gym.evaluation import (
+    EpisodeResult,
+    bootstrap_interval,
+    episode_difference,
+    format_difference,
+    format_units,
+    paired_difference,
+)
 from webarena_gym.evaluation.bootstrap import RESAMPLES
 
 
@@ -46,3 +53,23 @@ def test_a_bootstrap_without_data_or_with_a_bad_level_is_refused(groups, options
         bootstrap_interval(groups, **options)
     with pytest.raises(ValueError, match="at least one task"):
         paired_difference({1: 1.0}, {}, [])
+
+
+def test_two_runs_episodes_are_compared_on_shared_tasks_grouped_by_template_else_family():
+    def run(successes: dict[int, bool], template: bool = True, family: bool = True) -> list[EpisodeResult]:
+        return [EpisodeResult(t, ["map"], float(ok), 1, None, template=t // 10 if template else None,
+                              family=f"f{t // 20}" if family else None) for t, ok in successes.items()]
+
+    before = run({10: False, 11: False, 20: True, 30: False, 99: True})
+    after = run({10: True, 11: True, 20: True, 30: False, 40: True})  # 99 and 40 are in one run only
+    difference = episode_difference(after, before)
+    assert difference["points"] == pytest.approx(2 / 4) and difference["tasks"]["groups"] == 4
+    assert list(difference) == ["points", "tasks", "templates"] and difference["templates"]["groups"] == 3
+    assert format_units(difference) == "the 3 templates | the 4 tasks"
+    assert format_difference(difference).startswith("+50.0 [")
+    # Without templates, the families; where a run lacks both, single tasks alone.
+    assert episode_difference(run({10: True, 20: True}, template=False), run({10: False, 20: False}))["families"]
+    alone = episode_difference(run({10: True}, template=False, family=False), run({10: False}))
+    assert list(alone) == ["points", "tasks"] and format_units(alone) == "the 1 tasks"
+    assert episode_difference(after, before, groupings=[("families", "family")])["families"]["groups"] == 2
+    assert episode_difference(run({1: True}), run({2: True})) is None  # no task in common

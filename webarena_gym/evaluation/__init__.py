@@ -14,7 +14,13 @@ Local transformers models plug in through ``trainers.policy.LocalModelPolicy``.
 from __future__ import annotations
 
 from .baselines import AnswerAtOnce, RandomPolicy, StepPolicy, run_oracle_suite, run_policy
-from .bootstrap import bootstrap_interval, format_difference, paired_difference
+from .bootstrap import (
+    bootstrap_interval,
+    episode_difference,
+    format_difference,
+    format_units,
+    paired_difference,
+)
 from .envs import make_agent_envs
 from .policy import Policy, PolicyOutput
 from .results import (
@@ -31,7 +37,7 @@ from .runner import run_evaluation
 
 __all__ = [
     "AnswerAtOnce", "EpisodeResult", "Policy", "PolicyOutput", "RandomPolicy", "RunFile", "RunWriter", "StepPolicy",
-    "StepRecord", "bootstrap_interval", "canonical_action", "format_difference", "format_success_table", "make_agent_envs",
-    "paired_difference", "read_run", "run_evaluation", "run_oracle_suite", "run_policy", "success_by",
+    "StepRecord", "bootstrap_interval", "canonical_action", "episode_difference", "format_difference",
+    "format_success_table", "format_units", "make_agent_envs", "paired_difference", "read_run", "run_evaluation", "run_oracle_suite", "run_policy", "success_by",
     "success_by_site", "success_rate", "write_results",
 ]

@@ -16,9 +16,13 @@ import random
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
+from .results import EpisodeResult
+
 #: Resamples behind an interval, and its coverage.
 RESAMPLES = 10_000
 LEVEL = 0.95
+#: What a comparison of two runs' episodes resamples, most specific first: (unit, episode attribute).
+GROUPINGS = (("templates", "template"), ("families", "family"))
 
 
 def bootstrap_interval(groups: Sequence[Sequence[float]], *, resamples: int = RESAMPLES, level: float = LEVEL,
@@ -63,12 +67,44 @@ def paired_difference(after: Mapping[int, float], before: Mapping[int, float], t
     return result
 
 
-def format_difference(difference: Mapping[str, Any], units: Sequence[str]) -> str:
-    """The mean difference in points and its intervals in ``units`` order (those it has).
+def episode_difference(after: Sequence[EpisodeResult], before: Sequence[EpisodeResult], *,
+                       groupings: Sequence[tuple[str, str]] = GROUPINGS) -> dict[str, Any] | None:
+    """:func:`paired_difference` of two runs' episodes on the tasks both hold; None where they share none.
 
-    >>> format_difference({"points": 0.065, "tasks": {"low": -0.014, "high": 0.159}}, ["families", "tasks"])
-    '+6.5 [-1.4, +15.9]'
+    The groups are those of the first of ``groupings`` (unit, episode attribute) that every shared task has,
+    the same in both runs: intent templates, else embedded families, else single tasks alone.
+    """
+    first, second = ({e.task_id: e for e in run} for run in (before, after))
+    shared = sorted(first.keys() & second.keys())
+    if not shared:
+        return None
+    unit, group_of = "groups", None
+    for name, attribute in groupings:
+        groups = {t: getattr(first[t], attribute) for t in shared}
+        if all(g is not None and g == getattr(second[t], attribute) for t, g in groups.items()):
+            unit, group_of = name, groups
+            break
+    return paired_difference({t: float(second[t].success) for t in shared}, {t: float(first[t].success) for t in shared},
+                             shared, group_of=group_of, group_unit=unit)
+
+
+def interval_units(difference: Mapping[str, Any]) -> list[str]:
+    """What ``difference``'s intervals resample: its groups first (if any), then ``tasks``."""
+    return [u for u in difference if u not in ("points", "tasks")] + ["tasks"]
+
+
+def format_units(difference: Mapping[str, Any]) -> str:
+    """``the 24 families | the 46 tasks``: how many of each unit the intervals resample, in :func:`interval_units` order."""
+    return " | ".join(f"the {difference[u]['groups']} {u}" for u in interval_units(difference))
+
+
+def format_difference(difference: Mapping[str, Any]) -> str:
+    """The mean difference in points and its intervals, in :func:`interval_units` order.
+
+    >>> format_difference({"points": 0.065, "families": {"low": -0.056, "high": 0.203},
+    ...                    "tasks": {"low": -0.014, "high": 0.159}})
+    '+6.5 [-5.6, +20.3] | [-1.4, +15.9]'
     """
     intervals = " | ".join(f"[{100 * difference[u]['low']:+.1f}, {100 * difference[u]['high']:+.1f}]"
-                           for u in units if u in difference)
-    return f"{100 * difference['points']:+.1f} {intervals}".rstrip()
+                           for u in interval_units(difference))
+    return f"{100 * difference['points']:+.1f} {intervals}"

@@ -11,7 +11,7 @@ from html import escape
 from importlib import resources
 from typing import Any
 
-from ..evaluation import EpisodeResult, RunFile, StepRecord, format_difference
+from ..evaluation import EpisodeResult, RunFile, StepRecord, format_difference, format_units
 from .summary import (
     RunStats,
     TaskRow,
@@ -112,13 +112,10 @@ def _summary(runs: Sequence[RunFile], labels: list[str]) -> str:
 
 def _differences(runs: Sequence[RunFile], labels: list[str]) -> str:
     """One line per run after the first: its success minus the first's, with 95% bootstrap intervals."""
-    items = []
-    for found in run_differences(runs):
-        units = [u for u in (found.unit, "tasks") if u]
-        counts = " | ".join(f"the {found.difference[u]['groups']} {u}" for u in units)
-        items.append(f'<li class="difference"><b>{escape(labels[found.run])}</b> − <b>{escape(labels[0])}</b>: '
-                     f"{escape(format_difference(found.difference, units))} points on the {found.tasks} tasks both "
-                     f'ran <span class="muted">(95% bootstrap interval resampling {escape(counts)})</span></li>')
+    items = [f'<li class="difference"><b>{escape(labels[index])}</b> − <b>{escape(labels[0])}</b>: '
+             f"{escape(format_difference(difference))} points on the {difference['tasks']['groups']} tasks both ran "
+             f'<span class="muted">(95% bootstrap interval resampling {escape(format_units(difference))})</span></li>'
+             for index, difference in run_differences(runs)]
     return f'<ul class="differences">{"".join(items)}</ul>' if items else ""
 
 

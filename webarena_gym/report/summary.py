@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..evaluation import EpisodeResult, RunFile, paired_difference, success_by, success_by_site
+from ..evaluation import EpisodeResult, RunFile, episode_difference, success_by, success_by_site
 
 #: Outcome of a task in a comparison of two runs (before, after).
 VERDICTS = {
@@ -104,40 +104,10 @@ def task_rows(runs: Sequence[RunFile]) -> list[TaskRow]:
     return rows
 
 
-@dataclass(frozen=True)
-class RunDifference:
-    """A run's success minus the first run's, task by task on the tasks both hold, with its bootstrap intervals.
-
-    ``unit`` names what the wider interval resamples: the tasks' intent templates where every shared episode
-    records one, else their embedded families, else nothing (``difference`` then has the task interval alone).
-    """
-
-    run: int
-    tasks: int
-    unit: str | None
-    difference: dict
-
-
-def run_differences(runs: Sequence[RunFile]) -> list[RunDifference]:
-    """Each run after the first against the first, on the tasks both hold (none where they share no task)."""
-    first = {e.task_id: e for e in runs[0].episodes} if runs else {}
-    found = []
-    for index, run in enumerate(runs[1:], start=1):
-        episodes = {e.task_id: e for e in run.episodes}
-        shared = sorted(first.keys() & episodes.keys())
-        if not shared:
-            continue
-        unit, group_of = None, None
-        for name, key in (("templates", "template"), ("families", "family")):
-            groups = {t: getattr(first[t], key) for t in shared}
-            if all(g is not None and g == getattr(episodes[t], key) for t, g in groups.items()):
-                unit, group_of = name, groups
-                break
-        difference = paired_difference({t: float(episodes[t].success) for t in shared},
-                                       {t: float(first[t].success) for t in shared}, shared,
-                                       group_of=group_of, group_unit=unit or "groups")
-        found.append(RunDifference(index, len(shared), unit, difference))
-    return found
+def run_differences(runs: Sequence[RunFile]) -> list[tuple[int, dict]]:
+    """Each run after the first against the first (its index, :func:`episode_difference`), where they share a task."""
+    found = [(index, episode_difference(run.episodes, runs[0].episodes)) for index, run in enumerate(runs[1:], start=1)]
+    return [(index, difference) for index, difference in found if difference is not None]
 
 
 def run_labels(runs: Sequence[RunFile]) -> list[str]:
