@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
+import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -205,7 +206,7 @@ def plot_findings(findings: dict[str, Any], path: str | Path) -> Path:
     if "floor" in findings:
         axis.axhline(100 * findings["floor"]["success"], color="gray", linestyle="--", linewidth=1,
                      label="answer N/A at once (no model)")
-    axis.set_xticks(range(len(ARMS)), [LABELS[a].replace(" (", "\n(") for a in ARMS], fontsize=8)
+    axis.set_xticks(range(len(ARMS)), [textwrap.fill(LABELS[a], 12) for a in ARMS], fontsize=8)
     axis.set_ylabel(f"success on {len(findings['tasks']['test_ids'])} held-out tasks (%)")
     axis.set_title("Success per arm (mean ± std, dots: seeds)", fontsize=10)
     axis.set_ylim(0, 105)
