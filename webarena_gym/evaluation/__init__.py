@@ -38,6 +38,6 @@ from .runner import run_evaluation
 __all__ = [
     "AnswerAtOnce", "EpisodeResult", "Policy", "PolicyOutput", "RandomPolicy", "RunFile", "RunWriter", "StepPolicy",
     "StepRecord", "bootstrap_interval", "canonical_action", "episode_difference", "format_difference",
-    "format_success_table", "format_units", "make_agent_envs", "paired_difference", "read_run", "run_evaluation", "run_oracle_suite", "run_policy", "success_by",
-    "success_by_site", "success_rate", "write_results",
+    "format_success_table", "format_units", "make_agent_envs", "paired_difference", "read_run", "run_evaluation",
+    "run_oracle_suite", "run_policy", "success_by", "success_by_site", "success_rate", "write_results",
 ]

@@ -74,17 +74,18 @@ def episode_difference(after: Sequence[EpisodeResult], before: Sequence[EpisodeR
     The groups are those of the first of ``groupings`` (unit, episode attribute) that every shared task has,
     the same in both runs: intent templates, else embedded families, else single tasks alone.
     """
-    first, second = ({e.task_id: e for e in run} for run in (before, after))
-    shared = sorted(first.keys() & second.keys())
+    before_by_task, after_by_task = ({e.task_id: e for e in run} for run in (before, after))
+    shared = sorted(before_by_task.keys() & after_by_task.keys())
     if not shared:
         return None
     unit, group_of = "groups", None
     for name, attribute in groupings:
-        groups = {t: getattr(first[t], attribute) for t in shared}
-        if all(g is not None and g == getattr(second[t], attribute) for t, g in groups.items()):
+        groups = {t: getattr(before_by_task[t], attribute) for t in shared}
+        if all(g is not None and g == getattr(after_by_task[t], attribute) for t, g in groups.items()):
             unit, group_of = name, groups
             break
-    return paired_difference({t: float(second[t].success) for t in shared}, {t: float(first[t].success) for t in shared},
+    return paired_difference({t: float(after_by_task[t].success) for t in shared},
+                             {t: float(before_by_task[t].success) for t in shared},
                              shared, group_of=group_of, group_unit=unit)
 
 
