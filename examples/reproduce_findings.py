@@ -84,6 +84,8 @@ from webarena_gym.evaluation import success_by_site  # noqa: E402
 from webarena_gym.evaluators.string_match import is_bare_na  # noqa: E402
 from webarena_gym.tasks.embedded_suite import family_of  # noqa: E402
 
+logger = logging.getLogger("reproduce_findings")
+
 # Where the experiment's defaults differ from the main job's: the configuration with the best held-out
 # results (README, "What BC and GRPO each add"): a tokenizer learnt beside entity swaps, copy pretraining
 # on what the agent reads (so the untrained model has never read a demonstrated action), a gentler and shorter
@@ -149,20 +151,43 @@ def check_settings(out: Path, args: argparse.Namespace) -> None:
             raise SystemExit(f"{out} holds results made with other settings ({shown}). Pass the same settings to "
                              "resume, --fresh to start over there, or another --output.")
         return
-    temporary = path.with_suffix(f".{os.getpid()}.tmp")  # seeds run as parallel processes write it at once
-    temporary.write_text(json.dumps(settings, indent=1))
+    write_whole(path, json.dumps(settings, indent=1))  # seeds run as parallel processes write it at once
+
+
+def write_whole(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` whole or not at all: a run stopped mid-write leaves no half file to resume from."""
+    temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    temporary.write_text(text, encoding="utf-8")
     temporary.replace(path)
+
+
+def read_finished(path: Path) -> dict[str, Any] | None:
+    """A finished piece's JSON record, or None where it is missing or unreadable (then it is made again)."""
+    if not path.exists():
+        return None
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        logger.warning("%s is unreadable (%s); making it again", path, exc)
+        return None
+    if not isinstance(record, dict):
+        logger.warning("%s is not a JSON object; making it again", path)
+        return None
+    return record
 
 
 def mark_finished(done: Path, started: float) -> None:
     """Write the ``DONE`` marker of a piece begun at ``started`` (``time.perf_counter()``), with its seconds."""
-    done.write_text(json.dumps({"seconds": round(time.perf_counter() - started, 1)}))
+    write_whole(done, json.dumps({"seconds": round(time.perf_counter() - started, 1)}))
 
 
 def finished_seconds(done: Path) -> float | None:
     """The seconds a finished piece took, from its ``DONE`` marker (None where an older run did not record them)."""
-    marker = done.read_text()
-    return json.loads(marker).get("seconds") if marker.startswith("{") else None
+    marker = done.read_text(encoding="utf-8", errors="replace")
+    try:
+        return json.loads(marker).get("seconds") if marker.startswith("{") else None  # older runs: plain text
+    except json.JSONDecodeError:
+        return None
 
 
 class Experiment:
@@ -191,7 +216,9 @@ class Experiment:
             solvable = read_demonstrations(path).demonstrations
         else:
             solvable = solvable_demonstrations(self.args.families, self.args.max_turns, progress=self.progress)
-            write_demonstrations(solvable, path)
+            temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")  # a half file would shrink the train set
+            write_demonstrations(solvable, temporary)
+            temporary.replace(path)
         train_ids, test_ids, demos = split_demonstrations(solvable, self.args.train_per_family)
         return train_ids, test_ids, demos, grpo_task_ids(self.args, train_ids, solvable)
 
@@ -199,8 +226,8 @@ class Experiment:
     def evaluate(self, source: str | Path, name: str, seed: int, *, max_turns: int, sampled: bool) -> dict[str, Any]:
         """Greedy (and optionally sampled) success of a model on the held-out tasks; cached as JSON in the seed's folder."""
         path = self.out / f"seed{seed}" / f"eval_{name}.json"
-        if path.exists():
-            return json.loads(path.read_text())
+        if (cached := read_finished(path)) is not None:
+            return cached
         started = time.perf_counter()
         model, tokenizer = load_policy(str(source))
         agent = AgentArguments(split="test", task_ids=self.test_ids, **{**self.agent, "max_turns": max_turns})
@@ -223,18 +250,18 @@ class Experiment:
                                  "passes": [p["success"] for p in passes[1:]],
                                  "solved_passes": [p["solved"] for p in passes[1:]]}
         record["seconds"] = round(time.perf_counter() - started, 1)
-        path.write_text(json.dumps(record, indent=1))
+        write_whole(path, json.dumps(record, indent=1))
         return record
 
     def floor(self) -> dict[str, Any]:
         """Answering N/A at once on the held-out tasks, no model: the success of reading nothing (cached as JSON)."""
         path = self.out / "eval_answer_na.json"
-        if path.exists():
-            return json.loads(path.read_text())
+        if (cached := read_finished(path)) is not None:
+            return cached
         results = answer_na_results("test", self.test_ids, self.args.max_turns)
         record = {"answer": "N/A", "success": sum(r.success for r in results) / len(results),
                   "solved": sorted(r.task_id for r in results if r.success)}
-        path.write_text(json.dumps(record, indent=1))
+        write_whole(path, json.dumps(record, indent=1))
         return record
 
     def train(self, kind: str, start: str | Path, target: Path, seed: int) -> tuple[list[dict[str, Any]], float | None]:
@@ -382,7 +409,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "summary": summarize(seeds, tasks),
         "wall_s": round(time.perf_counter() - started, 1),
     }
-    (experiment.out / "findings.json").write_text(json.dumps(findings, indent=1))
+    write_whole(experiment.out / "findings.json", json.dumps(findings, indent=1))
     plot_findings(findings, experiment.out / "findings.png")
     print(format_report(findings))
     print(f"Done in {findings['wall_s']:.0f} s (this invocation). Numbers: {experiment.out / 'findings.json'}; "

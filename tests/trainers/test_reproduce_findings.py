@@ -4,7 +4,8 @@ Runs ``examples/reproduce_findings.py`` end to end (real embedded sites, a real 
 BC and GRPO for one step each) on one train task of each of three families on three sites, some
 arms first and then the rest, then checks what a user reads: the JSON holds every arm greedy and
 sampled and every scaling point, demonstration replay reaches GRPO from BC and not R1-Zero, the
-PNG is a PNG, the table names every arm, a second run resumes instead of training again, and a run with other settings into the same folder stops
+PNG is a PNG, the table names every arm, a second run resumes instead of training again (an evaluation
+file cut off is made again), and a run with other settings into the same folder stops
 instead of mixing results.
 Where training lands is not asserted.
 """
@@ -12,6 +13,7 @@ Where training lands is not asserted.
 from __future__ import annotations
 
 import json
+import logging
 
 import pytest
 
@@ -25,7 +27,7 @@ pytestmark = [pytest.mark.train, pytest.mark.slow]
 FAMILIES = ["map.around", "shopping.search_keyword", "shopping_admin.top_search_terms"]  # 2-turn oracles
 
 
-def test_the_experiment_reports_every_arm_and_scaling_point_and_resumes(tmp_path, capsys):
+def test_the_experiment_reports_every_arm_and_scaling_point_and_resumes(tmp_path, capsys, caplog):
     script = load_example("reproduce_findings")
     argv = ["--output", str(tmp_path / "run"), "--families", *FAMILIES, "--train-per-family", "1", "--test-limit", "3",
             "--seeds", "0", "--bc-epochs", "1", "--grpo-steps", "1", "--grpo-tasks-per-step", "1",
@@ -107,6 +109,17 @@ def test_the_experiment_reports_every_arm_and_scaling_point_and_resumes(tmp_path
     assert len(trained) == 4  # tiny, grpo_zero, bc, bc_grpo
     again = script.main(argv)
     assert again["summary"] == findings["summary"]
+    assert {p: p.stat().st_mtime_ns for p in trained} == trained
+    # Every piece is written whole (no temporary is left behind); an evaluation file cut off some other way
+    # is made again, with a warning, and the resume goes on.
+    assert not list((tmp_path / "run").rglob("*.tmp"))
+    cached = tmp_path / "run" / "seed0" / "eval_bc.json"
+    cached.write_text(cached.read_text()[:40])
+    with caplog.at_level(logging.WARNING):
+        redone = script.main(argv)
+    assert "eval_bc.json is unreadable" in caplog.text
+    assert redone["seeds"]["0"]["arms"]["bc"]["greedy"] == findings["seeds"]["0"]["arms"]["bc"]["greedy"]
+    assert json.loads(cached.read_text())["greedy"] == findings["seeds"]["0"]["arms"]["bc"]["greedy"]
     assert {p: p.stat().st_mtime_ns for p in trained} == trained
 
     # Other result-deciding settings into the same --output stop before anything is touched,
