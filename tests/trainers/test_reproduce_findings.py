@@ -14,6 +14,10 @@ from __future__ import annotations
 
 import json
 import logging
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -180,3 +184,32 @@ def test_seeds_run_as_parallel_processes_into_one_report(tmp_path, capsys):
     with pytest.raises(SystemExit, match=r"Failed: seed 1 \(exit status 1; log .*seed1\.txt\)"):
         script.main([*failing, "--arms", "untrained", "--seeds", "0", "1", "--jobs", "2"])
     assert (broken / "seed0" / "eval_untrained.json").exists()
+
+
+def test_the_gpu_script_stops_at_its_budget_and_the_same_command_resumes(tmp_path):
+    """``scripts/gpu_findings.sh``: SIGINT at the budget keeps what finished, the same command finishes the run
+    and copies the report to ``$OUT`` (the tiny model on CPU here; the script's own arguments come first, so
+    later ones win)."""
+    out = tmp_path / "out"
+    out.mkdir()
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}", "OUT": str(out),
+           "FINDINGS_OUTPUT": str(tmp_path / "run"), "WHEELS_DIR": str(tmp_path / "no wheels")}
+    argv = ["--model-size", "tiny", "--jobs", "2", "--threads", "1", "--seeds", "0", "1", "--families", *FAMILIES,
+            "--train-per-family", "1", "--test-limit", "2", "--bc-epochs", "1", "--sampled-passes", "0",
+            "--scaling", "2", "--max-turns", "2", "--copy-pretraining-steps", "2", "--arms", "untrained", "bc"]
+    script = Path(__file__).resolve().parents[2] / "scripts" / "gpu_findings.sh"
+
+    def run(budget: str) -> subprocess.CompletedProcess:
+        return subprocess.run(["bash", str(script), budget, *argv], env=env, capture_output=True, text=True,
+                              stdin=subprocess.DEVNULL, timeout=1800)
+
+    stopped = run("1")  # a second: stopped wherever it is, before it can finish
+    assert stopped.returncode == 124, stopped.stdout + stopped.stderr
+    assert "run the same command again to resume" in stopped.stdout
+    assert not (out / "findings.json").exists()
+    finished = run("1200")
+    assert finished.returncode == 0, finished.stdout + finished.stderr
+    report = json.loads((out / "findings.json").read_text())
+    assert set(report["seeds"]) == {"0", "1"} and set(report["summary"]["arms"]) == {"untrained", "bc"}
+    assert report["config"]["model_size"] == "tiny" and (out / "findings.png").read_bytes()[:4] == b"\x89PNG"
+    assert {"seed0.txt", "seed1.txt", "settings.json"} <= {p.name for p in out.iterdir()}
