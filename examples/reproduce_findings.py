@@ -418,4 +418,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except KeyboardInterrupt:  # Ctrl-C, or scripts/gpu_findings.sh at its budget
+        print("Interrupted: every finished piece is kept; the same command resumes.", file=sys.stderr)
+        sys.exit(130)

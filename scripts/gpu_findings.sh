@@ -8,7 +8,7 @@
 # every Python package the experiment imports that a CUDA PyTorch image does not bring. The second installs
 # them to /tmp/site (ahead of the image's own), checks that the experiment's modules import, and runs
 # examples/reproduce_findings.py --model-size small --threads 4 --jobs 3 (bf16 on CUDA) into
-# runs/findings_cuda for at most BUDGET_S seconds (default 540). At the budget the run gets SIGINT: its
+# runs/findings_cuda for at most BUDGET_S seconds (default 500). At the budget the run gets SIGINT: its
 # seed processes stop, finished pieces stay, and the same command again resumes it, so a machine that
 # allows 10 minutes a command finishes it in two calls. ARGS go to reproduce_findings.py (e.g. --seeds 2).
 # When $OUT is set (the device tool) the report, the plot and the logs are copied there. FINDINGS_OUTPUT
@@ -41,11 +41,15 @@ if [[ "${1:-}" == "--fetch-wheels" ]]; then
     exit 0
 fi
 
-budget=540
+budget=500
 if [[ "${1:-}" =~ ^[0-9]+$ ]]; then budget=$1; shift; fi
-if [[ -d $wheels ]]; then
-    python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site "$wheels"/*.whl \
-        || { echo "installing the wheels in $wheels failed" >&2; exit 1; }
+if [[ -d $wheels ]]; then  # once per machine: a resuming call on the same machine finds them installed
+    installed=$(ls "$wheels")
+    if [[ "$(cat /tmp/site/.wheels 2>/dev/null)" != "$installed" ]]; then
+        python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site \
+            "$wheels"/*.whl || { echo "installing the wheels in $wheels failed" >&2; exit 1; }
+        echo "$installed" > /tmp/site/.wheels
+    fi
     export PYTHONPATH="/tmp/site:$PWD${PYTHONPATH:+:$PYTHONPATH}"
 else
     export PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}"
