@@ -125,6 +125,8 @@ def test_the_experiment_reports_every_arm_and_scaling_point_and_resumes(tmp_path
     assert redone["seeds"]["0"]["arms"]["bc"]["greedy"] == findings["seeds"]["0"]["arms"]["bc"]["greedy"]
     assert json.loads(cached.read_text())["greedy"] == findings["seeds"]["0"]["arms"]["bc"]["greedy"]
     assert {p: p.stat().st_mtime_ns for p in trained} == trained
+    # Only the redone evaluation's seconds differ: the report from here on is the redone one.
+    findings, saved = redone, json.loads((tmp_path / "run" / "findings.json").read_text())
 
     # Other result-deciding settings into the same --output stop before anything is touched,
     # naming what differs; so does a settings file that cannot be read.
