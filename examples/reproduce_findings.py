@@ -50,6 +50,8 @@ import statistics
 import sys
 import time
 import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -154,11 +156,19 @@ def check_settings(out: Path, args: argparse.Namespace) -> None:
     write_whole(path, json.dumps(settings, indent=1))  # seeds run as parallel processes write it at once
 
 
-def write_whole(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` whole or not at all: a run stopped mid-write leaves no half file to resume from."""
+@contextmanager
+def whole_file(path: Path) -> Iterator[Path]:
+    """A temporary path to write ``path``'s content to; renamed to ``path`` once written, so that a run stopped
+    mid-write leaves no half file to resume from."""
     temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-    temporary.write_text(text, encoding="utf-8")
+    yield temporary
     temporary.replace(path)
+
+
+def write_whole(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` whole or not at all (:func:`whole_file`)."""
+    with whole_file(path) as temporary:
+        temporary.write_text(text, encoding="utf-8")
 
 
 def read_finished(path: Path) -> dict[str, Any] | None:
@@ -216,9 +226,8 @@ class Experiment:
             solvable = read_demonstrations(path).demonstrations
         else:
             solvable = solvable_demonstrations(self.args.families, self.args.max_turns, progress=self.progress)
-            temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")  # a half file would shrink the train set
-            write_demonstrations(solvable, temporary)
-            temporary.replace(path)
+            with whole_file(path) as temporary:  # a half file would shrink the train set
+                write_demonstrations(solvable, temporary)
         train_ids, test_ids, demos = split_demonstrations(solvable, self.args.train_per_family)
         return train_ids, test_ids, demos, grpo_task_ids(self.args, train_ids, solvable)
 

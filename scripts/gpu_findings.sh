@@ -4,8 +4,9 @@
 #   bash scripts/gpu_findings.sh --fetch-wheels   # here, with PyPI: the wheels the GPU machine lacks, into .whl/
 #   bash scripts/gpu_findings.sh [BUDGET_S] [ARGS...]   # there, with .whl/ beside the code
 #
-# The first downloads, for CPython 3.12 (WHEEL_PYTHON=3.11 for another) on x86-64 Linux, the pinned versions this checkout's .venv holds of
-# every Python package the experiment imports that a CUDA PyTorch image does not bring. The second installs
+# The first downloads, for CPython 3.12 (WHEEL_PYTHON=3.11 for another) on x86-64 Linux, the pinned versions
+# this checkout's .venv holds of every Python package the experiment imports that a CUDA PyTorch image does
+# not bring. The second installs
 # them to /tmp/site (ahead of the image's own), checks that the experiment's modules import, and runs
 # examples/reproduce_findings.py --model-size small --threads 4 --jobs 3 (bf16 on CUDA) into
 # runs/findings_cuda for at most BUDGET_S seconds (default 500). At the budget the run gets SIGINT: its
