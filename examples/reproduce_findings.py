@@ -33,7 +33,9 @@ Leaves in ``--output``: ``findings.json`` (every number), ``findings.png`` (succ
 with spread, the scaling curve, training dynamics per arm), ``eval_answer_na.json`` (the floor:
 answering N/A at once, no model) and, per seed, the models,
 ``metrics.jsonl`` of each training run and one ``eval_<arm>.json`` per evaluation. A killed run resumes
-where it stopped: finished trainings and evaluations are kept (``--fresh`` starts over). The
+where it stopped: finished trainings and evaluations are kept (``--fresh`` starts over); so does a run
+carried to another machine with its records but not its weights (``scripts/gpu_findings.sh``'s pieces), which
+makes again, from the same seed, only the models that a piece still to come starts from or evaluates. The
 settings that decide those results are kept in ``settings.json``; a run with other settings into the
 same ``--output`` stops with the differences named instead of mixing its numbers with the old ones.
 """
@@ -191,6 +193,12 @@ def mark_finished(done: Path, started: float) -> None:
     write_whole(done, json.dumps({"seconds": round(time.perf_counter() - started, 1)}))
 
 
+def has_weights(model: Path) -> bool:
+    """Whether a model folder holds its weights (a run carried without them, ``scripts/gpu_findings.sh``'s
+    pieces, keeps only the records)."""
+    return any(model.glob("*.safetensors")) or any(model.glob("*.bin"))
+
+
 def finished_seconds(done: Path) -> float | None:
     """The seconds a finished piece took, from its ``DONE`` marker (None where an older run did not record them)."""
     marker = done.read_text(encoding="utf-8", errors="replace")
@@ -238,7 +246,7 @@ class Experiment:
         if (cached := read_finished(path)) is not None:
             return cached
         started = time.perf_counter()
-        model, tokenizer = load_policy(str(source))
+        model, tokenizer = load_policy(str(self.with_weights(source, seed)))
         agent = AgentArguments(split="test", task_ids=self.test_ids, **{**self.agent, "max_turns": max_turns})
         record: dict[str, Any] = {"max_turns": max_turns}
         passes = []
@@ -277,6 +285,7 @@ class Experiment:
         """Run BC or GRPO from ``start`` into ``target`` unless it finished before; its metrics and seconds."""
         done = target / "DONE"
         if not done.exists():
+            start = self.with_weights(start, seed)
             if target.exists():
                 shutil.rmtree(target)
             started = time.perf_counter()
@@ -304,6 +313,29 @@ class Experiment:
         timing["build tiny"] = finished_seconds(tiny / "DONE")
         return tiny
 
+    def starts(self, root: Path, seed: int) -> dict[str, tuple[str, str | Path]]:
+        """What each trained arm of a seed is: its kind of training and the model it starts from."""
+        start = self.start(root, seed, {})
+        return {"grpo_zero": ("grpo", start), "bc": ("bc", start), "bc_grpo": ("grpo_from_bc", root / "bc")}
+
+    def with_weights(self, model: str | Path, seed: int) -> str | Path:
+        """``model``, ready to load: a finished piece whose weights are not on disk (a run carried with its records
+        only) is made again from its start, its records (seconds, metrics) kept as first measured."""
+        if isinstance(model, str) or has_weights(model):
+            return model
+        logger.warning("%s holds no weights (a run carried with its records only); making them again", model)
+        records = {name: (model / name).read_bytes() for name in ("DONE", METRICS_FILE) if (model / name).exists()}
+        (model / "DONE").unlink(missing_ok=True)
+        if model.name == "tiny":
+            self.start(model.parent, seed, {})
+        else:
+            kind, start = self.starts(model.parent, seed)[model.name]
+            self.train(kind, start, model, seed)
+        for name, record in records.items():
+            with whole_file(model / name) as temporary:
+                temporary.write_bytes(record)
+        return model
+
     def run_seed(self, seed: int) -> dict[str, Any]:
         """The arms asked for and, with BC+GRPO among them, the scaling curve for one seed."""
         root = self.out / f"seed{seed}"
@@ -311,7 +343,7 @@ class Experiment:
         args = self.args
         timing: dict[str, float | None] = {}
         start = self.start(root, seed, timing)
-        starts = {"untrained": None, "grpo_zero": ("grpo", start), "bc": ("bc", start), "bc_grpo": ("grpo_from_bc", root / "bc")}
+        starts = {"untrained": None, **self.starts(root, seed)}
         arms: dict[str, Any] = {}
         dynamics: dict[str, list[dict[str, Any]]] = {}
         for arm in (a for a in ARMS if a in args.arms):

@@ -12,8 +12,11 @@
 # runs/findings_cuda for at most BUDGET_S seconds (default 500). At the budget the run gets SIGINT: its
 # seed processes stop, finished pieces stay, and the same command again resumes it, so a machine that
 # allows 10 minutes a command finishes it in two calls. ARGS go to reproduce_findings.py (e.g. --seeds 2).
-# When $OUT is set (the device tool) the report, the plot and the logs are copied there. FINDINGS_OUTPUT
-# (default runs/findings_cuda) and WHEELS_DIR (default .whl) move the run and the wheels.
+# When $OUT is set (the device tool) the report, the plot and the logs are copied there, and so are the run's
+# records without its weights, findings_pieces.tar.gz (a few MB): unpacked here into runs/findings_cuda and
+# carried to another machine, they let the next call resume there (models a later piece needs are made again
+# from the same seed). FINDINGS_OUTPUT (default runs/findings_cuda) and WHEELS_DIR (default .whl) move the run
+# and the wheels.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -70,6 +73,11 @@ if [[ -n "${OUT:-}" ]]; then  # the report only from a run that finished (an old
     for f in "${reports[@]}" settings.json logs/seed0.txt logs/seed1.txt logs/seed2.txt; do
         [[ -f $output/$f ]] && cp "$output/$f" "$OUT/$(basename "$f")"
     done
+    if [[ -d $output ]]; then  # what a fresh machine needs to resume: every record, no weights
+        tar -czf "$OUT/findings_pieces.tar.gz" --exclude='*.safetensors' --exclude='*.bin' --exclude='*.pt' \
+            --exclude='checkpoint-*' --exclude='*.tmp' -C "$(dirname "$output")" "$(basename "$output")" \
+            || echo "packing the run's records into $OUT failed" >&2
+    fi
 fi
 if [[ $status == 124 || $status == 130 || $status == 137 ]]; then
     echo "Stopped at the ${budget} s budget; finished pieces are kept in $output: run the same command again to resume."

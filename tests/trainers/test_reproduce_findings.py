@@ -17,6 +17,7 @@ import logging
 import os
 import subprocess
 import sys
+import tarfile
 from pathlib import Path
 
 import pytest
@@ -191,18 +192,19 @@ def test_seeds_run_as_parallel_processes_into_one_report(tmp_path, capsys):
 def test_the_gpu_script_stops_at_its_budget_and_the_same_command_resumes(tmp_path):
     """``scripts/gpu_findings.sh``: SIGINT at the budget keeps what finished, the same command finishes the run
     and copies the report to ``$OUT`` (the tiny model on CPU here; the script's own arguments come first, so
-    later ones win)."""
+    later ones win), with the run's records but not its weights, from which another machine resumes."""
     out = tmp_path / "out"
     out.mkdir()
     env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}", "OUT": str(out),
            "FINDINGS_OUTPUT": str(tmp_path / "run"), "WHEELS_DIR": str(tmp_path / "no wheels")}
     argv = ["--model-size", "tiny", "--jobs", "2", "--threads", "1", "--seeds", "0", "1", "--families", *FAMILIES,
             "--train-per-family", "1", "--test-limit", "2", "--bc-epochs", "1", "--sampled-passes", "0",
-            "--scaling", "2", "--max-turns", "2", "--copy-pretraining-steps", "2", "--arms", "untrained", "bc"]
+            "--scaling", "2", "--max-turns", "2", "--copy-pretraining-steps", "2", "--grpo-steps", "1",
+            "--grpo-tasks-per-step", "1", "--num-generations", "2", "--arms", "untrained", "bc"]
     script = Path(__file__).resolve().parents[2] / "scripts" / "gpu_findings.sh"
 
-    def run(budget: str) -> subprocess.CompletedProcess:
-        return subprocess.run(["bash", str(script), budget, *argv], env=env, capture_output=True, text=True,
+    def run(budget: str, *more: str, env: dict[str, str] = env) -> subprocess.CompletedProcess:
+        return subprocess.run(["bash", str(script), budget, *argv, *more], env=env, capture_output=True, text=True,
                               stdin=subprocess.DEVNULL, timeout=1800)
 
     stopped = run("1")  # a second: stopped wherever it is, before it can finish
@@ -215,3 +217,28 @@ def test_the_gpu_script_stops_at_its_budget_and_the_same_command_resumes(tmp_pat
     assert set(report["seeds"]) == {"0", "1"} and set(report["summary"]["arms"]) == {"untrained", "bc"}
     assert report["config"]["model_size"] == "tiny" and (out / "findings.png").read_bytes()[:4] == b"\x89PNG"
     assert {"seed0.txt", "seed1.txt", "settings.json"} <= {p.name for p in out.iterdir()}
+
+    # Another machine: the records unpacked (no weights among them), BC+GRPO added. It starts from BC, whose
+    # weights (and the tiny model's, BC's own start) are made again; what was measured is read back as it was.
+    with tarfile.open(out / "findings_pieces.tar.gz") as pieces:
+        names = pieces.getnames()
+        assert {"run/settings.json", "run/demos.jsonl", "run/seed0/eval_bc.json", "run/seed1/bc/DONE"} <= set(names)
+        assert not [n for n in names if n.endswith((".safetensors", ".bin", ".tmp"))]
+        pieces.extractall(tmp_path / "carried", **({"filter": "data"} if hasattr(tarfile, "data_filter") else {}))
+    carried = tmp_path / "carried" / "run"
+    out_there = tmp_path / "out there"
+    out_there.mkdir()
+    there = run("1200", "--arms", "untrained", "bc", "bc_grpo",
+                env={**env, "OUT": str(out_there), "FINDINGS_OUTPUT": str(carried)})
+    assert there.returncode == 0, there.stdout + there.stderr
+    resumed = json.loads((out_there / "findings.json").read_text())
+    assert set(resumed["summary"]["arms"]) == {"untrained", "bc", "bc_grpo"}
+    for seed in ("0", "1"):
+        log = (out_there / f"seed{seed}.txt").read_text()
+        assert f"seed{seed}/bc holds no weights" in log and f"seed{seed}/tiny holds no weights" in log
+        assert resumed["seeds"][seed]["arms"]["bc"] == report["seeds"][seed]["arms"]["bc"]
+        assert resumed["seeds"][seed]["dynamics"]["bc"] == report["seeds"][seed]["dynamics"]["bc"]
+        for piece in ("tiny", "bc"):  # records kept as first measured; the weights are back
+            assert (carried / f"seed{seed}" / piece / "DONE").read_text() == \
+                (tmp_path / "run" / f"seed{seed}" / piece / "DONE").read_text()
+            assert (carried / f"seed{seed}" / piece / "model.safetensors").exists()
