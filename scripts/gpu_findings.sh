@@ -10,8 +10,10 @@
 # them to /tmp/site (ahead of the image's own), checks that the experiment's modules import, and runs
 # examples/reproduce_findings.py --model-size small --threads 4 --jobs 3 (bf16 on CUDA) into
 # runs/findings_cuda for at most BUDGET_S seconds (default 500). At the budget the run gets SIGINT: its
-# seed processes stop, finished pieces stay, and the same command again resumes it, so a machine that
-# allows 10 minutes a command finishes it in two calls. ARGS go to reproduce_findings.py (e.g. --seeds 2).
+# seed processes stop, finished pieces stay, and the same command again resumes it: a machine that
+# allows 10 minutes a command runs it over several calls. Keep BUDGET_S about a minute under what the machine
+# allows the command (and, in the last call, under the device time left), so that the records are packed
+# before the command is cut off. ARGS go to reproduce_findings.py (e.g. --seeds 2).
 # When $OUT is set (the device tool) the report, the plot and the logs are copied there, and so are the run's
 # records without its weights, findings_pieces.tar.gz (a few MB): unpacked here into runs/findings_cuda and
 # carried to another machine, they let the next call resume there (models a later piece needs are made again
