@@ -153,6 +153,9 @@ def _make_policy(args: argparse.Namespace) -> Any:
             f"Evaluating a local model needs the train extra ({exc}): pip install 'webarena-gym[train]'. "
             "For a model behind a server, pass --endpoint URL."
         ) from None
+    if args.model.startswith(("/", ".", "~")) and not Path(args.model).expanduser().is_dir():
+        # A path, not a hub id: say so rather than pass on the hub client's complaint about repo ids.
+        raise ConfigurationError(f"No model directory at {args.model!r}: pass a saved model's folder or a hub id")
     if args.seed is not None:
         transformers.set_seed(args.seed)
     try:

@@ -85,4 +85,10 @@ def test_a_served_model_and_the_same_model_loaded_locally_play_the_same_episodes
 def test_a_local_model_that_cannot_be_loaded_fails_clearly(tmp_path, capsys):
     assert main(["eval", "--model", str(tmp_path / "no-such-model"), "--task-ids", "0", "--no-progress",
                  "--out", str(tmp_path / "run.jsonl")]) == 1
+    assert "No model directory at" in capsys.readouterr().err
+    (tmp_path / "broken").mkdir()
+    (tmp_path / "broken" / "config.json").write_text("{not json")
+    assert main(["eval", "--model", str(tmp_path / "broken"), "--task-ids", "0", "--no-progress",
+                 "--out", str(tmp_path / "run.jsonl")]) == 1
     assert "Could not load the model" in capsys.readouterr().err
+    assert not (tmp_path / "run.jsonl").exists()  # nothing written for a run that never started
