@@ -17,6 +17,7 @@ import logging
 import re
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from .backends import BACKENDS
 from .errors import ConfigurationError
@@ -88,7 +89,7 @@ def run_eval(args: argparse.Namespace) -> int:
     from .evaluation import RunWriter, format_success_table, make_agent_envs, run_evaluation
     from .tasks.suites import resolve_suite
 
-    _check_numbers(args)
+    _check_options(args)
     suite = resolve_suite(args.suite)
     backend = args.backend or ("playwright" if args.record_screenshots or suite != "embedded" else "direct")
     policy = _make_policy(args)
@@ -124,7 +125,7 @@ def run_eval(args: argparse.Namespace) -> int:
     return 0
 
 
-def _check_numbers(args: argparse.Namespace) -> None:
+def _check_options(args: argparse.Namespace) -> None:
     for name in ("max_tokens", "episodes_in_flight", "max_steps"):
         if getattr(args, name) < 1:
             raise ConfigurationError(f"--{name.replace('_', '-')} must be at least 1, got {getattr(args, name)}.")
@@ -134,6 +135,11 @@ def _check_numbers(args: argparse.Namespace) -> None:
         raise ConfigurationError(f"--env-workers must be 0 (this process) or more, got {args.env_workers}.")
     if args.temperature < 0:
         raise ConfigurationError(f"--temperature must be >= 0 (0 decodes greedily), got {args.temperature}.")
+    if args.endpoint is not None:
+        url = urlsplit(args.endpoint)
+        if url.scheme not in ("http", "https") or not url.netloc:
+            raise ConfigurationError(f"--endpoint must be an http(s) URL such as http://127.0.0.1:8000/v1, "
+                                     f"got {args.endpoint!r}.")
 
 
 def _make_policy(args: argparse.Namespace) -> Any:

@@ -97,6 +97,11 @@ def test_an_endpoint_that_refuses_or_stays_down_fails_clearly(tmp_path, capsys):
         assert evaluate(server, tmp_path / "d.jsonl", "--max-tokens", "0") == 1
         assert server.requests == []
     assert "--max-tokens must be at least 1" in capsys.readouterr().err
+    for malformed in ("not a url", "127.0.0.1:8000/v1", "ftp://host/v1", "http://"):  # at once, not after retries
+        assert main(["eval", "--endpoint", malformed, "--model", "m", "--task-ids", "0", "--no-progress",
+                     "--out", str(tmp_path / "e.jsonl")]) == 1
+        assert "--endpoint must be an http(s) URL" in capsys.readouterr().err
+    assert not (tmp_path / "e.jsonl").exists()
     assert main(["eval", "--endpoint", closed, "--model", "m", "--task-ids", "0", "--out", str(tmp_path / "c.jsonl"),
                  "--retries", "1", "--backoff", "0", "--no-progress"]) == 1
     assert "still failed after 1 retries" in capsys.readouterr().err
