@@ -8,7 +8,9 @@ default world of their own.
 
 from __future__ import annotations
 
+import errno
 import logging
+import socket
 import threading
 from collections.abc import Iterable
 from http.cookies import SimpleCookie
@@ -41,6 +43,15 @@ class WorldRouter:
         environ[SITE_URLS_KEY] = self.site_urls
         with world.lock:  # one request at a time per world: SQLite connections are not thread-safe
             return list(self.app(environ, start_response))
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A TCP socket listening on ``host:port`` (0: a free port), or an OSError that says why not.
+
+    werkzeug binds its own sockets by printing the error and exiting the process, which a library must not do.
+    """
+    family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
+    return socket.create_server((host, port), family=family)
 
 
 class SiteServer:
@@ -88,17 +99,22 @@ class SiteServer:
             port = 0 if self.ephemeral else self.ports.get(name, spec.default_port)
             router = WorldRouter(app_for(name), self.pool, self.base_urls, self.default_world)
             try:
-                server = make_server(self.host, port, router, threaded=True)
+                listener = listen(self.host, port)
             except OSError as exc:
-                self.stop()
-                raise ConfigurationError(
-                    f"Cannot serve {name} on {self.host}:{port}: {exc}. Stop whatever uses the port, "
-                    "or pass ephemeral=True (CLI: --ephemeral) to pick free ports."
-                ) from exc
+                for server in self._servers:  # bound, not serving yet: shutdown() would wait for a loop never begun
+                    server.server_close()
+                self._servers.clear()
+                hint = ("Stop whatever uses the port, or pass ephemeral=True (CLI: --ephemeral) to pick free ports"
+                        if exc.errno == errno.EADDRINUSE else "Pass an address of this machine as host (CLI: --host)")
+                raise ConfigurationError(f"Cannot serve {name} on {self.host}:{port}: {exc}. {hint}.") from exc
+            with listener:  # the server holds its own copy of the socket
+                server = make_server(self.host, listener.getsockname()[1], router, threaded=True,
+                                     fd=listener.fileno())
             self._servers.append(server)
             bound.append((name, server))
+        host = f"[{self.host}]" if ":" in self.host else self.host  # an IPv6 address, as URLs write it
         for name, server in bound:
-            self.base_urls[name] = f"http://{self.host}:{server.server_port}{get_site(name).url_prefix}"
+            self.base_urls[name] = f"http://{host}:{server.port}{get_site(name).url_prefix}"
             thread = threading.Thread(target=server.serve_forever, name=f"serve-{name}", daemon=True)
             thread.start()
             self._threads.append(thread)

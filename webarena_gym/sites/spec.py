@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import sqlite3
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
@@ -79,10 +80,21 @@ def get_site(name: str) -> SiteSpec:
     return importlib.import_module(SITE_MODULES[name]).SITE
 
 
-@cache
+_APPS: dict[str, Flask] = {}
+_APPS_LOCK = threading.Lock()
+
+
 def app_for(name: str) -> Flask:
-    """The process-wide Flask app of a site (apps are stateless; worlds hold the data)."""
-    return get_site(name).create_app()
+    """The process-wide Flask app of a site (apps are stateless; worlds hold the data).
+
+    Made once under a lock: threads that ask at once (episodes in flight, a threaded server) share one app,
+    and no two build one together (werkzeug compiles each route with ``ast``, which CPython 3.11 does not
+    make safe across threads).
+    """
+    with _APPS_LOCK:
+        if name not in _APPS:
+            _APPS[name] = get_site(name).create_app()
+        return _APPS[name]
 
 
 def default_base_url(name: str, host: str = "127.0.0.1") -> str:
