@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import warnings
 
 import gymnasium as gym
@@ -81,8 +82,35 @@ def test_reset_picks_requested_task_and_seeded_draws_repeat(env):
 def test_unknown_task_id_lists_valid_ids(env):
     with pytest.raises(UnknownTaskError, match="Unknown task id 99999.*valid ids: 0, 1, 2"):
         env.reset(options={"task_id": 99999})
+    for odd in (True, [1], {"id": 1}, "1"):  # not task 1, and no TypeError from an unhashable id
+        with pytest.raises(UnknownTaskError, match=f"Unknown task id {re.escape(repr(odd))}"):
+            env.reset(options={"task_id": odd})
     with pytest.raises(UnknownTaskError):
         gym.make("WebArenaLite-v0", suite="embedded", task_ids=[0, 424242])
+    with pytest.raises(UnknownTaskError, match=r"Unknown task id \[0\]"):
+        gym.make("WebArenaLite-v0", suite="embedded", task_ids=[[0]])
+
+
+def test_a_first_reset_or_step_that_raises_loses_nothing():
+    """A made env whose first reset names no task, or that steps before any reset, works once reset properly
+    (gymnasium's passive checker wrapper, which broke it for good, is off for these ids)."""
+    for mistake in (lambda e: e.reset(options={"task_id": "no such task"}), lambda e: e.step("stop [x]")):
+        e = gym.make("WebArenaLite-v0", suite="embedded", max_steps=3)
+        try:
+            with pytest.raises((UnknownTaskError, gym.error.ResetNeeded)):
+                mistake(e)
+            _, info = e.reset(options={"task_id": 0})
+            assert info["task_id"] == 0
+            for _ in range(2):
+                _, reward, terminated, truncated, _ = e.step('do(action="Scroll", argument="down")')
+                assert reward == 0.0 and not terminated
+        finally:
+            e.close()
+    checked = gym.make("WebArenaLite-v0", suite="embedded", disable_env_checker=False)
+    try:
+        assert "PassiveEnvChecker" in str(checked)  # still there for whoever asks for it
+    finally:
+        checked.close()
 
 
 def test_agent_mistakes_never_raise_and_show_in_next_observation(env):

@@ -18,8 +18,12 @@ ENV_IDS = {
     "WebArenaLiteEmbedded-v0": {"suite": "embedded"},
 }
 
+# Without gymnasium's passive env checker (gym.make(..., disable_env_checker=False) adds it back): once the
+# first reset or step raises (an unknown task id, a step before reset) its wrapper breaks the env for good
+# (gymnasium 1.4: TypeError from env_data_reuse_passive_checker at the next step). The env passes check_env
+# (tests/test_env.py).
 for _env_id, _kwargs in ENV_IDS.items():
-    register(id=_env_id, entry_point="webarena_gym.env:WebArenaEnv", kwargs=_kwargs)
+    register(id=_env_id, entry_point="webarena_gym.env:WebArenaEnv", kwargs=_kwargs, disable_env_checker=True)
 
 
 def make_vec(num_envs: int, *, workers: int | None = None, **kwargs):

@@ -205,7 +205,7 @@ class WebArenaEnv(gym.Env[str, str]):
             self._kept_task_id = None
         options = options or {}
         if "task_id" in options and options["task_id"] is not None:
-            task = self.tasks_by_id.get(options["task_id"])
+            task = _task_by_id(self.tasks_by_id, options["task_id"])
             if task is None:
                 raise UnknownTaskError(_unknown_task_message(options["task_id"], self.tasks, self.suite, self.split))
         elif self._kept_task_id is not None:
@@ -435,12 +435,22 @@ def _select_tasks(tasks: list[Task], task_ids: Any, suite: str, split: str) -> l
             raise ConfigurationError(f"The {suite} suite has no {split} tasks.")
         return tasks
     by_id = {t.task_id: t for t in tasks}
-    missing = [i for i in task_ids if i not in by_id]
+    missing = [i for i in task_ids if _task_by_id(by_id, i) is None]
     if missing:
         raise UnknownTaskError(_unknown_task_message(missing[0], tasks, suite, split))
     if not task_ids:
         raise ConfigurationError("task_ids is empty; pass None for all tasks.")
     return [by_id[i] for i in task_ids]
+
+
+def _task_by_id(tasks_by_id: dict[Any, Task], task_id: Any) -> Task | None:
+    """The task of an id, or None for an id that names none: a bool (True is not task 1) or an unhashable value."""
+    if isinstance(task_id, bool):
+        return None
+    try:
+        return tasks_by_id.get(task_id)
+    except TypeError:
+        return None
 
 
 def _unknown_task_message(task_id: Any, tasks: list[Task], suite: str, split: str) -> str:
