@@ -313,9 +313,10 @@ class Experiment:
         timing["build tiny"] = finished_seconds(tiny / "DONE")
         return tiny
 
-    def starts(self, root: Path, seed: int) -> dict[str, tuple[str, str | Path]]:
-        """What each trained arm of a seed is: its kind of training and the model it starts from."""
-        start = self.start(root, seed, {})
+    @staticmethod
+    def starts(root: Path, start: str | Path) -> dict[str, tuple[str, str | Path]]:
+        """What each trained arm of the seed in ``root`` is: its kind of training and the model it starts from
+        (``start``: what every arm starts from)."""
         return {"grpo_zero": ("grpo", start), "bc": ("bc", start), "bc_grpo": ("grpo_from_bc", root / "bc")}
 
     def with_weights(self, model: str | Path, seed: int) -> str | Path:
@@ -329,7 +330,7 @@ class Experiment:
         if model.name == "tiny":
             self.start(model.parent, seed, {})
         else:
-            kind, start = self.starts(model.parent, seed)[model.name]
+            kind, start = self.starts(model.parent, self.start(model.parent, seed, {}))[model.name]
             self.train(kind, start, model, seed)
         for name, record in records.items():
             with whole_file(model / name) as temporary:
@@ -343,7 +344,7 @@ class Experiment:
         args = self.args
         timing: dict[str, float | None] = {}
         start = self.start(root, seed, timing)
-        starts = {"untrained": None, **self.starts(root, seed)}
+        starts = {"untrained": None, **self.starts(root, start)}
         arms: dict[str, Any] = {}
         dynamics: dict[str, list[dict[str, Any]]] = {}
         for arm in (a for a in ARMS if a in args.arms):
