@@ -201,10 +201,7 @@ def run_report(args: argparse.Namespace) -> int:
 
     if len(args.runs) > 2:
         raise ConfigurationError(f"A report shows one run or compares two; got {len(args.runs)} files.")
-    runs = [read_run(path) for path in args.runs]
-    for run in runs:
-        if run.errors:
-            print(f"warning: skipped {len(run.errors)} bad line(s) in {run.path} (first: {run.errors[0]})")
+    runs = [read_run(path) for path in args.runs]  # warns of each file's bad lines
     path = write_report(runs, args.out, title=args.title, observation_chars=args.observation_chars,
                         labels=args.labels)
     print(f"Wrote {path} ({path.stat().st_size / 1e6:.1f} MB, {sum(len(r.episodes) for r in runs)} episodes)")

@@ -139,12 +139,12 @@ def test_two_runs_compare_per_task(runs, chromium, tmp_path):
     page.close()
 
 
-def test_bad_report_input_fails_clearly(tmp_path, capsys):
+def test_bad_report_input_fails_clearly(tmp_path, capsys, caplog):
     empty = tmp_path / "empty.jsonl"
     empty.write_text('{"schema": "webarena-gym/run-v1", "settings": {}}\nnot json\n', encoding="utf-8")
     assert main(["report", str(empty), "-o", str(tmp_path / "r.html")]) == 1
     captured = capsys.readouterr()
-    assert "No episodes" in captured.err and "bad line" in captured.out
+    assert "No episodes" in captured.err and "Skipped 1 bad line(s)" in caplog.text
     assert main(["report", str(tmp_path / "missing.jsonl")]) == 1
     assert "No run file" in capsys.readouterr().err
     assert main(["report", str(empty), str(empty), str(empty)]) == 1

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+from dataclasses import fields
 
 import pytest
 
 from webarena_gym.errors import ConfigurationError, TrajectoryFileError
 from webarena_gym.evaluation import EpisodeResult, RunWriter, StepRecord, read_run
+from webarena_gym.evaluation.results import _TURN_FIELDS
 
 
 def episode(task_id: int, reward: float = 1.0) -> EpisodeResult:
@@ -71,3 +73,34 @@ def test_reading_keeps_every_valid_line_and_names_the_bad_ones(tmp_path):
     assert "field 'template' must be an integer" in run.errors[2]
     with pytest.raises(TrajectoryFileError, match="3 bad line"):
         read_run(path, strict=True)
+
+
+@pytest.mark.parametrize(("change", "named"), [
+    ({"reward": float("nan")}, "'reward' must be a finite number"),
+    ({"reward": float("inf")}, "'reward' must be a finite number"),
+    ({"steps": -1}, "'steps' must not be negative"),
+    ({"sites": ["shopping", None]}, "'sites' must list site names"),
+    ({"family": ["shopping.search"]}, "'family' must be a str or null"),
+    ({"answer": {"text": "42"}}, "'answer' must be a str or null"),
+    ({"intent": 3}, "'intent' must be a str or null"),
+    ({"reward_components": [["url", 1]]}, "'reward_components' must map names to numbers"),
+    ({"reward_components": {"url": "1"}}, "'reward_components' must map names to numbers"),
+    ({"turns": [{"output": "x", "error": 5}]}, "turn 0: field 'error' must be a str or null"),
+    ({"turns": [{"output": "x", "prompt_tokens": "12"}]}, "turn 0: field 'prompt_tokens' must be a int or null"),
+    ({"turns": [{"output": "x", "completion_tokens": True}]}, "turn 0: field 'completion_tokens'"),
+])
+def test_a_line_whose_fields_would_break_a_report_is_refused_by_name(tmp_path, change, named):
+    path = tmp_path / "run.jsonl"
+    path.write_text(json.dumps({**episode(1).to_dict(), **change}) + "\n" + json.dumps(episode(2).to_dict()) + "\n",
+                    encoding="utf-8")
+    run = read_run(path)
+    assert [e.task_id for e in run.episodes] == [2] and len(run.errors) == 1 and named in run.errors[0]
+
+
+def test_null_turn_fields_read_as_their_defaults(tmp_path):
+    path = tmp_path / "run.jsonl"
+    turn = {"output": "stop [42]", "action": None, "error": None, "prompt_tokens": None, "screenshot": None}
+    path.write_text(json.dumps({**episode(1).to_dict(), "turns": [turn], "family": None}) + "\n", encoding="utf-8")
+    (result,) = read_run(path, strict=True).episodes
+    assert result.turns == [StepRecord("stop [42]")] and result.family is None
+    assert set(_TURN_FIELDS) == {f.name for f in fields(StepRecord)}  # every field of a turn is checked

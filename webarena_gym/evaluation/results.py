@@ -8,9 +8,10 @@ JSONL; :mod:`webarena_gym.report` renders them as HTML.
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ..actions import parse_action
@@ -111,24 +112,55 @@ class EpisodeResult:
         for name, kind in (("task_id", int), ("sites", list), ("reward", (int, float)), ("steps", int)):
             if not isinstance(data.get(name), kind) or isinstance(data.get(name), bool):
                 raise ValueError(f"field {name!r} is missing or of the wrong type: {data.get(name)!r:.60}")
+        if data["steps"] < 0:
+            raise ValueError(f"field 'steps' must not be negative, got {data['steps']}")
+        if not math.isfinite(data["reward"]):
+            raise ValueError(f"field 'reward' must be a finite number, got {data['reward']!r}")
+        if not all(isinstance(site, str) for site in data["sites"]):
+            raise ValueError(f"field 'sites' must list site names, got {data['sites']!r:.60}")
+        for name in ("answer", "family", "intent", "end_reason", "final_url"):
+            _check_optional(data, name, str)
+        components = data.get("reward_components") or {}
+        if not isinstance(components, dict) or not all(
+                isinstance(value, (int, float)) and not isinstance(value, bool) for value in components.values()):
+            raise ValueError(f"field 'reward_components' must map names to numbers, got {components!r:.60}")
         raw_turns = data.get("turns")
         if raw_turns is None:  # the older format
             raw_turns = [{"output": a, "error": e} for a, e in zip(data.get("actions") or [], data.get("errors") or [], strict=False)]
         if not isinstance(raw_turns, list):
             raise ValueError("field 'turns' must be a list")
-        known = {f.name for f in fields(StepRecord)}
-        turns = []
-        for index, turn in enumerate(raw_turns):
-            if not isinstance(turn, dict) or not isinstance(turn.get("output"), str):
-                raise ValueError(f"turn {index} needs a string field 'output'")
-            turns.append(StepRecord(**{k: v for k, v in turn.items() if k in known}))
         return cls(
-            task_id=data["task_id"], sites=[str(s) for s in data["sites"]], reward=float(data["reward"]),
-            steps=data["steps"], answer=data.get("answer"), turns=turns, intent=str(data.get("intent") or ""),
-            reward_components=dict(data.get("reward_components") or {}), end_reason=str(data.get("end_reason") or ""),
-            family=data.get("family"), final_url=str(data.get("final_url") or ""),
+            task_id=data["task_id"], sites=list(data["sites"]), reward=float(data["reward"]),
+            steps=data["steps"], answer=data.get("answer"), turns=[_turn(index, turn) for index, turn in enumerate(raw_turns)],
+            intent=data.get("intent") or "", reward_components={str(k): float(v) for k, v in components.items()},
+            end_reason=data.get("end_reason") or "", family=data.get("family"), final_url=data.get("final_url") or "",
             template=_template(data.get("template")),
         )
+
+
+#: The type of each :class:`StepRecord` field in a run file (None allowed where the field's default is None).
+_TURN_FIELDS = {"output": str, "action": str, "error": str, "url": str, "observation": str, "reasoning": str,
+                "prompt_tokens": int, "completion_tokens": int, "screenshot": str}
+
+
+def _check_optional(data: dict[str, Any], name: str, kind: type) -> None:
+    """Raise ValueError unless ``data[name]`` is absent, None or a ``kind`` (never a bool)."""
+    value = data.get(name)
+    if value is not None and (not isinstance(value, kind) or isinstance(value, bool)):
+        raise ValueError(f"field {name!r} must be a {kind.__name__} or null, got {value!r:.60}")
+
+
+def _turn(index: int, turn: Any) -> StepRecord:
+    """One validated turn of a run file's episode (unknown fields are ignored)."""
+    if not isinstance(turn, dict) or not isinstance(turn.get("output"), str):
+        raise ValueError(f"turn {index} needs a string field 'output'")
+    try:
+        for name, kind in _TURN_FIELDS.items():
+            _check_optional(turn, name, kind)
+    except ValueError as exc:
+        raise ValueError(f"turn {index}: {exc}") from None
+    return StepRecord(**{k: (v if v is not None or k.endswith(("tokens", "screenshot")) else "")
+                         for k, v in turn.items() if k in _TURN_FIELDS})
 
 
 def _template(value: Any) -> int | None:
