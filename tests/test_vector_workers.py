@@ -83,6 +83,16 @@ def test_errors_in_a_worker_come_back_as_the_same_exception(manual):
     manual.reset()  # the workers are still usable
     with pytest.raises(ConfigurationError, match="reset_mask"):
         manual.reset(options={"reset_mask": [True] * 4})
+    for seed in ("7", 1.5, -1, [0, 1, 2, "3"], True):
+        with pytest.raises(ConfigurationError, match="seed must be a non-negative int"):
+            manual.reset(seed=seed)
+    with pytest.raises(ConfigurationError, match="Got 3 seeds for 4 envs"):
+        manual.reset(seed=[0, 1, 2])
+    for ids in ("abcd", 5, None):
+        with pytest.raises(ConfigurationError, match=r"options\['task_ids'\] must be a list of 4 task ids"):
+            manual.reset(options={"task_ids": ids})
+    _, infos = manual.reset(seed=np.arange(4), options={"task_ids": np.array([3, 3, 3, 3])})  # numpy works too
+    assert list(infos["task_id"]) == [3] * 4
 
 
 def test_bad_settings_are_refused_before_or_while_workers_start():

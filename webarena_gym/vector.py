@@ -192,11 +192,8 @@ class WebArenaVectorBase(VectorEnv):
         (e.g. ``keep_task``) reach every reset env. Infos hold entries of the reset envs only.
         """
         self._require_idle("reset")
+        seeds = _seeds(seed, self.num_envs)
         super().reset(seed=seed if isinstance(seed, int) else None)
-        seeds = list(seed) if isinstance(seed, (list, tuple)) else [
-            None if seed is None else seed + i for i in range(self.num_envs)]
-        if len(seeds) != self.num_envs:
-            raise ConfigurationError(f"Got {len(seeds)} seeds for {self.num_envs} envs.")
         options = dict(options or {})
         mask = _reset_mask(options.pop("reset_mask", None), self.num_envs)
         per_env = self._task_options(options, mask)
@@ -212,7 +209,10 @@ class WebArenaVectorBase(VectorEnv):
     def _task_options(self, options: dict[str, Any], mask: np.ndarray) -> list[dict[str, Any]]:
         """Each env's reset options: its task id (explicit, or the group's) and the other options."""
         if "task_ids" in options:
-            ids = list(options.pop("task_ids"))
+            ids = options.pop("task_ids")
+            if isinstance(ids, (str, bytes)) or not isinstance(ids, (Sequence, np.ndarray)):
+                raise ConfigurationError(f"options['task_ids'] must be a list of {self.num_envs} task ids, got {ids!r:.80}.")
+            ids = list(ids)
             if len(ids) != self.num_envs:
                 raise ConfigurationError(f"options['task_ids'] needs {self.num_envs} ids, got {len(ids)}.")
             return [dict(options, task_id=task_id) if task_id is not None else dict(options) for task_id in ids]
@@ -355,6 +355,23 @@ class WebArenaVectorEnv(WebArenaVectorBase):
         self._futures, self._stepping = {}, False
         list(self.executor.map(lambda env: close_envs([env]), self.envs))
         self.executor.shutdown(wait=True)
+
+
+def _seeds(seed: Any, num_envs: int) -> list[int | None]:
+    """Each env's reset seed: ``seed + i`` for one int, or a sequence of ``num_envs`` ints or Nones."""
+    def valid(value: Any) -> bool:
+        return value is None or (isinstance(value, int) and not isinstance(value, bool) and value >= 0)
+
+    if isinstance(seed, np.ndarray) and seed.ndim == 1 and np.issubdtype(seed.dtype, np.integer):
+        seed = seed.tolist()
+    if seed is None or valid(seed):
+        return [None if seed is None else seed + i for i in range(num_envs)]
+    if isinstance(seed, (list, tuple)) and all(valid(value) for value in seed):
+        if len(seed) != num_envs:
+            raise ConfigurationError(f"Got {len(seed)} seeds for {num_envs} envs.")
+        return list(seed)
+    raise ConfigurationError(
+        f"seed must be a non-negative int, None, or a list of {num_envs} of them (one per env); got {seed!r:.80}.")
 
 
 def _reset_mask(mask: Any, num_envs: int) -> np.ndarray:
