@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import socket
 import subprocess
 import sys
 import time
+import uuid
 from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 
@@ -135,3 +137,24 @@ def test_plain_http_reset_then_step_keeps_the_episode(server, eight_demos):
         assert http.get("/state", params={"episode_id": "nope"}).status_code == 404
         bad = http.post("/step", json={"action": {"click": 3}, "episode_id": episode})
         assert bad.status_code == 422
+
+
+@pytest.mark.parametrize(("request_body", "status", "detail"), [
+    ({"task_id": 10**9}, 404, "Unknown task id 1000000000"),
+    ({"task_id": "\ud800"}, 404, "Unknown task id '\\ud800'"),
+    ({"task_id": [1]}, 404, "Unknown task id [1]"),
+    ({"task_id": True}, 404, "Unknown task id True"),
+    ({"seed": -1}, 422, "greater than or equal to 0"),
+])
+def test_a_plain_http_reset_with_a_bad_task_is_a_client_error_and_leaves_no_episode_open(server, request_body, status,
+                                                                                         detail):
+    episode = f"refused-{uuid.uuid4().hex}"
+    with httpx.Client(base_url=server, timeout=120) as http:
+        # json.dumps escapes a lone surrogate as JSON allows ("\\ud800"); httpx's json= cannot encode one
+        failed = http.post("/reset", content=json.dumps({**request_body, "episode_id": episode}),
+                           headers={"content-type": "application/json"})
+        assert failed.status_code == status and detail in str(failed.json()["detail"])
+        assert http.get("/state", params={"episode_id": episode}).status_code == 404
+        assert http.post("/reset", json={"episode_id": episode}).status_code == 200  # the id is free again
+        wrong_id = http.post("/step", json={"action": {"action": 'do(action="Wait")'}, "episode_id": [episode]})
+        assert wrong_id.status_code == 400 and "episode_id must be the string" in wrong_id.json()["detail"]

@@ -28,6 +28,7 @@ import uuid
 from collections import OrderedDict
 from typing import Any
 
+import gymnasium as gym
 from fastapi import Body, HTTPException
 from openenv.core.env_server.interfaces import Environment
 from openenv.core.env_server.serialization import deserialize_action, serialize_observation
@@ -43,6 +44,7 @@ from openenv.core.env_server.types import (
 from pydantic import Field, ValidationError
 
 from ..env import WebArenaEnv
+from ..errors import UnknownTaskError
 from ..wrappers import CompressedHistory
 
 logger = logging.getLogger(__name__)
@@ -166,9 +168,18 @@ class HttpEpisodes:
                 evicted, environment = self._episodes.popitem(last=False)
                 logger.info("HTTP episode %s evicted (capacity %d reached)", evicted, self.capacity)
             self._episodes[episode_id] = environment = environment or WebArenaEnvironment(**self._env_kwargs)
-        return environment.reset(episode_id=episode_id, **options)
+        try:
+            return environment.reset(episode_id=episode_id, **options)
+        except (ValueError, gym.error.Error) as exc:  # a bad task id or seed: the episode does not stay open
+            with self._lock:
+                if self._episodes.get(episode_id) is environment:
+                    del self._episodes[episode_id]
+            environment.close()
+            raise HTTPException(404 if isinstance(exc, UnknownTaskError) else 400, str(exc)) from None
 
     def find(self, episode_id: str | None) -> WebArenaEnvironment:
+        if episode_id is not None and not isinstance(episode_id, str):
+            raise HTTPException(400, f"episode_id must be the string /reset returned in metadata, got {episode_id!r:.80}")
         with self._lock:
             if episode_id is None:
                 if len(self._episodes) != 1:
