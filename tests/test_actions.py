@@ -92,12 +92,21 @@ def test_garbled_model_output_is_judged_by_the_parser_without_python_warnings():
         ('do(action="Click", element=' + "1+" * 200_000 + "1)", "nested too deeply"),
         ("do(action=" + "[" * 50_000 + "]" * 50_000 + ")", "too many nested"),
         ('exit(message="' + "a" * 1_000_000 + '")', "at most 1,000,000"),
+        ('do(action="Click", element="\u00b2")', "element must be an element id"),  # a digit to isdigit, not to int
+        ('do(action="Click", element="' + "9" * 5_000 + '")', "element must be an element id"),  # past int's 4,300 digits
+        ('do(action="Click", element=' + "9" * 4_000 + ")", "element must be an element id"),
+        ('do(action="Click", element="1234567890123")', "element must be an element id"),
+        ("do(" + ", ".join(f"x{i}=1" for i in range(20_000)) + ")", "... (19995 more)"),
+        ("f" + "o" * 100_000 + "()", "Unknown function 'fooo"),
+        ('do(action="' + "Q" * 100_000 + '")', "Unknown action 'QQQ"),
+        ("do(action=[" + "1," * 100_000 + "])", "action= must be a quoted string"),
     ],
 )
 def test_hostile_actions_are_agent_mistakes(text, fragment):
     with pytest.raises(InvalidActionError) as caught:
         parse_action(text)
     assert fragment in str(caught.value)
+    assert len(str(caught.value)) < 400  # the agent's text is cut short, never echoed whole into the next page
 
 
 def test_answers_may_hold_control_characters_and_tabs():

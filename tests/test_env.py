@@ -176,7 +176,7 @@ def test_typing_into_a_link_is_an_agent_error(env):
     page = env.unwrapped.page
     link = next(e for e in page.elements if e.tag == "a")
     *_, info = env.step(f'do(action="Type", element="{link.id}", argument="x")')
-    assert "not a text field" in info["last_action_error"]
+    assert info["last_action_error"] == f"Element {link.id} (<a>) is not a text field; Type needs one."
 
 
 def test_oracle_earns_one_and_wrong_answer_or_stalling_earns_zero():

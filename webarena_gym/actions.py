@@ -128,6 +128,8 @@ def describe_actions() -> str:
 
 #: The longest action text parsed (a 100,000-character answer fits many times over); longer is an agent mistake.
 MAX_ACTION_CHARS = 1_000_000
+#: The most digits an element id may have (a page numbers its elements from 0; no page has 10^12 of them).
+MAX_ELEMENT_DIGITS = 12
 #: How many ``do(``/``exit(`` calls in free text are tried, from the last one back.
 _MAX_CALLS_TRIED = 20
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
@@ -263,8 +265,8 @@ def _closing_parenthesis(source: str, start: int) -> int | None:
 def _parse_call(call: ast.Call, *, strict: bool) -> Action:
     func = call.func.id if isinstance(call.func, ast.Name) else None
     if func not in ("do", "exit"):
-        shown = ast.unparse(call.func)
-        raise InvalidActionError(f"Unknown function {shown!r}: actions are do(action=..., ...) or exit(message=...).")
+        shown = _preview(ast.unparse(call.func))
+        raise InvalidActionError(f"Unknown function {shown}: actions are do(action=..., ...) or exit(message=...).")
     kwargs: dict[str, object] = {}
     for keyword in call.keywords:
         if keyword.arg is None:
@@ -277,20 +279,20 @@ def _parse_call(call: ast.Call, *, strict: bool) -> Action:
             raise InvalidActionError('exit takes its answer as a keyword: exit(message="...").')
         unknown = set(kwargs) - {"message"}
         if unknown:
-            raise InvalidActionError(f"exit got unknown argument(s) {sorted(unknown)}; use exit(message=\"...\").")
+            raise InvalidActionError(f"exit got unknown argument(s) {_names(unknown)}; use exit(message=\"...\").")
         message = kwargs.get("message", "")
         return Action("exit", message="" if message is None else str(message))
     if call.args:
         raise InvalidActionError('do takes keyword arguments only: do(action="Click", element="12").')
     unknown = set(kwargs) - {"action", "element", "argument"}
     if unknown:
-        raise InvalidActionError(f"do got unknown argument(s) {sorted(unknown)}; allowed: action, element, argument.")
+        raise InvalidActionError(f"do got unknown argument(s) {_names(unknown)}; allowed: action, element, argument.")
     name = kwargs.get("action")
     if not isinstance(name, str):
         raise InvalidActionError('do needs action="..." naming one of: ' + _action_names() + ".")
     spec = ACTIONS_BY_NAME.get(name) if strict else _BY_LOWER.get(name.strip().lower())
     if spec is None or spec.name == "exit":
-        raise InvalidActionError(f"Unknown action {name!r}; expected one of: {_action_names()}.")
+        raise InvalidActionError(f"Unknown action {_preview(name)}; expected one of: {_action_names()}.")
     element = _element(kwargs.get("element"), spec)
     argument = kwargs.get("argument")
     if spec.argument:
@@ -317,9 +319,10 @@ def _element(value: object, spec: ActionSpec) -> int | None:
         if spec.element:
             raise InvalidActionError(f'{spec.name} needs element="<id>"; e.g. {spec.example()}.')
         return None
-    text = str(value).strip()
-    if not text.isdigit():
-        raise InvalidActionError(f"element must be an element id (a number from the page), got {value!r}.")
+    text = value.strip() if isinstance(value, str) else str(value)
+    # ASCII digits only ("²" is a digit to str.isdigit but not to int), and few enough to be an id of a page.
+    if not (text.isascii() and text.isdigit()) or len(text) > MAX_ELEMENT_DIGITS:
+        raise InvalidActionError(f"element must be an element id (a number from the page), got {_preview(text)}.")
     return int(text)
 
 
@@ -327,9 +330,9 @@ def _literal(node: ast.expr, name: str) -> object:
     try:
         value = ast.literal_eval(node)
     except (ValueError, SyntaxError):
-        raise InvalidActionError(f"{name}= must be a quoted string, got {ast.unparse(node)!r}.") from None
+        raise InvalidActionError(f"{name}= must be a quoted string, got {_preview(ast.unparse(node))}.") from None
     if not isinstance(value, (str, int)) or isinstance(value, bool):
-        raise InvalidActionError(f"{name}= must be a quoted string, got {value!r}.")
+        raise InvalidActionError(f"{name}= must be a quoted string, got {_preview(repr(value))}.")
     return value
 
 
@@ -338,4 +341,11 @@ def _action_names() -> str:
 
 
 def _preview(text: str, limit: int = 80) -> str:
+    """``text`` quoted, cut to ``limit`` characters: what an error message shows of the agent's text."""
     return repr(text if len(text) <= limit else text[: limit - 3] + "...")
+
+
+def _names(names: set[str], shown: int = 5) -> str:
+    """A few of ``names`` (sorted), each cut short, and how many more there are."""
+    listed = ", ".join(_preview(name, 40) for name in sorted(names)[:shown])
+    return f"[{listed}{f', ... ({len(names) - shown} more)' if len(names) > shown else ''}]"

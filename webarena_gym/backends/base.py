@@ -30,15 +30,15 @@ def check_action(action: Action, element: Element | None) -> Action:
     >>> check_action(Action("Type", element=3, argument="x"), size)
     Traceback (most recent call last):
     ...
-    webarena_gym.errors.InvalidActionError: Element 3 is a select, not a text field; Type needs one.
+    webarena_gym.errors.InvalidActionError: Element 3 (<select>) is not a text field; Type needs one.
     """
     if element is None:
         return action
     if action.name in ("Type", "Search") and not element.is_text_field():
-        raise InvalidActionError(f"Element {element.id} is a {element.input_type}, not a text field; Type needs one.")
+        raise InvalidActionError(f"Element {element.id} ({_markup(element)}) is not a text field; Type needs one.")
     if action.name == "Select Dropdown Option":
         if element.tag != "select":
-            raise InvalidActionError(f"Element {element.id} is a {element.input_type}, not a dropdown.")
+            raise InvalidActionError(f"Element {element.id} ({_markup(element)}) is not a dropdown.")
         wanted = (action.argument or "").strip()
         match = [o for o in element.options if o == wanted] or [o for o in element.options if o.lower() == wanted.lower()]
         if not match:
@@ -46,6 +46,11 @@ def check_action(action: Action, element: Element | None) -> Action:
             raise InvalidActionError(f"Dropdown {element.id} has no option {action.argument or ''!r}; options: {choices}.")
         return replace(action, argument=match[0])
     return action
+
+
+def _markup(element: Element) -> str:
+    """How an error names an element's kind: ``<a>``, ``<input type="checkbox">``."""
+    return f'<input type="{element.input_type}">' if element.tag == "input" else f"<{element.tag}>"
 
 
 @dataclass(frozen=True)
