@@ -169,7 +169,7 @@ def parse_action(text: str, *, strict: bool = False) -> Action:
     try:
         return _parse_text(text, strict=strict)
     except (RecursionError, MemoryError):
-        raise InvalidActionError(f"The action {_preview(text)} is nested too deeply to parse.") from None
+        raise InvalidActionError(f"The action {preview(text)} is nested too deeply to parse.") from None
 
 
 def _parse_text(text: str, *, strict: bool) -> Action:
@@ -211,10 +211,10 @@ def _parse_expression(source: str) -> ast.Call:
     except (SyntaxError, ValueError) as exc:  # Python < 3.12 raises ValueError on a NUL character
         message = exc.msg if isinstance(exc, SyntaxError) else str(exc)
         raise InvalidActionError(
-            f"Cannot parse action {_preview(source)}: {message}. Expected e.g. {ACTIONS[0].example()}."
+            f"Cannot parse action {preview(source)}: {message}. Expected e.g. {ACTIONS[0].example()}."
         ) from None
     if not isinstance(node, ast.Call):
-        raise InvalidActionError(f"Action {_preview(source)} is not a do(...) or exit(...) call.")
+        raise InvalidActionError(f"Action {preview(source)} is not a do(...) or exit(...) call.")
     return node
 
 
@@ -265,7 +265,7 @@ def _closing_parenthesis(source: str, start: int) -> int | None:
 def _parse_call(call: ast.Call, *, strict: bool) -> Action:
     func = call.func.id if isinstance(call.func, ast.Name) else None
     if func not in ("do", "exit"):
-        shown = _preview(ast.unparse(call.func))
+        shown = preview(ast.unparse(call.func))
         raise InvalidActionError(f"Unknown function {shown}: actions are do(action=..., ...) or exit(message=...).")
     kwargs: dict[str, object] = {}
     for keyword in call.keywords:
@@ -292,7 +292,7 @@ def _parse_call(call: ast.Call, *, strict: bool) -> Action:
         raise InvalidActionError('do needs action="..." naming one of: ' + _action_names() + ".")
     spec = ACTIONS_BY_NAME.get(name) if strict else _BY_LOWER.get(name.strip().lower())
     if spec is None or spec.name == "exit":
-        raise InvalidActionError(f"Unknown action {_preview(name)}; expected one of: {_action_names()}.")
+        raise InvalidActionError(f"Unknown action {preview(name)}; expected one of: {_action_names()}.")
     element = _element(kwargs.get("element"), spec)
     argument = kwargs.get("argument")
     if spec.argument:
@@ -322,7 +322,7 @@ def _element(value: object, spec: ActionSpec) -> int | None:
     text = value.strip() if isinstance(value, str) else str(value)
     # ASCII digits only ("²" is a digit to str.isdigit but not to int), and few enough to be an id of a page.
     if not (text.isascii() and text.isdigit()) or len(text) > MAX_ELEMENT_DIGITS:
-        raise InvalidActionError(f"element must be an element id (a number from the page), got {_preview(text)}.")
+        raise InvalidActionError(f"element must be an element id (a number from the page), got {preview(text)}.")
     return int(text)
 
 
@@ -330,9 +330,9 @@ def _literal(node: ast.expr, name: str) -> object:
     try:
         value = ast.literal_eval(node)
     except (ValueError, SyntaxError):
-        raise InvalidActionError(f"{name}= must be a quoted string, got {_preview(ast.unparse(node))}.") from None
+        raise InvalidActionError(f"{name}= must be a quoted string, got {preview(ast.unparse(node))}.") from None
     if not isinstance(value, (str, int)) or isinstance(value, bool):
-        raise InvalidActionError(f"{name}= must be a quoted string, got {_preview(repr(value))}.")
+        raise InvalidActionError(f"{name}= must be a quoted string, got {preview(repr(value))}.")
     return value
 
 
@@ -340,12 +340,12 @@ def _action_names() -> str:
     return ", ".join(spec.name for spec in ACTIONS if spec.name != "exit")
 
 
-def _preview(text: str, limit: int = 80) -> str:
+def preview(text: str, limit: int = 80) -> str:
     """``text`` quoted, cut to ``limit`` characters: what an error message shows of the agent's text."""
     return repr(text if len(text) <= limit else text[: limit - 3] + "...")
 
 
 def _names(names: set[str], shown: int = 5) -> str:
     """A few of ``names`` (sorted), each cut short, and how many more there are."""
-    listed = ", ".join(_preview(name, 40) for name in sorted(names)[:shown])
+    listed = ", ".join(preview(name, 40) for name in sorted(names)[:shown])
     return f"[{listed}{f', ... ({len(names) - shown} more)' if len(names) > shown else ''}]"

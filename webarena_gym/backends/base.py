@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Protocol
 from urllib.parse import urlsplit
 
-from ..actions import Action
+from ..actions import Action, preview
 from ..errors import InvalidActionError
 
 if TYPE_CHECKING:
@@ -43,7 +43,7 @@ def check_action(action: Action, element: Element | None) -> Action:
         match = [o for o in element.options if o == wanted] or [o for o in element.options if o.lower() == wanted.lower()]
         if not match:
             choices = ", ".join(repr(o) for o in element.options)
-            raise InvalidActionError(f"Dropdown {element.id} has no option {action.argument or ''!r}; options: {choices}.")
+            raise InvalidActionError(f"Dropdown {element.id} has no option {preview(action.argument or '')}; options: {choices}.")
         return replace(action, argument=match[0])
     return action
 
