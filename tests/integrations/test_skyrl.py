@@ -8,6 +8,7 @@ skyrl_gym = pytest.importorskip("skyrl_gym")
 
 from omegaconf import OmegaConf  # noqa: E402
 
+from webarena_gym.errors import ConfigurationError  # noqa: E402
 from webarena_gym.integrations.skyrl import ENV_ID, dataset_rows  # noqa: E402
 
 
@@ -51,3 +52,31 @@ def test_the_step_limit_follows_max_turns_and_a_stopped_trajectory_is_scored(fam
     env.close()  # the generator hit its context limit: ended, scored, no answer
     metrics = env.get_metrics()
     assert metrics["ended_from_outside"] == 1.0 and metrics["success"] == 0.0
+
+
+@pytest.mark.parametrize(("env_config", "extras", "named"), [
+    ({"suite": "embedded"}, {"extra_info": {"task_id": "twelve"}}, "The row's task_id must be an integer, got 'twelve'"),
+    ({"suite": "embedded"}, {"task_id": True}, "The row's task_id must be an integer, got True"),
+    ({"suite": "embedded"}, {"task_id": 1.5}, "The row's task_id must be an integer, got 1.5"),
+    ({"suite": "embedded"}, {"task_id": 1, "max_turns": "many"}, "max_turns must be an integer, got 'many'"),
+    ({"suite": "embedded"}, {"task_id": 1, "max_turns": -2}, "max_turns must be a positive integer"),
+    ({"suite": "embedded", "max_char": 100}, {"task_id": 1}, "Unknown key(s) ['max_char'] in skyrl_gym_cfg.webarena"),
+    (["suite", "embedded"], {"task_id": 1}, "must be a mapping"),
+])
+def test_a_bad_row_or_config_is_refused_by_name(env_config, extras, named):
+    with pytest.raises(ConfigurationError) as raised:
+        skyrl_gym.make(ENV_ID, env_config=env_config, extras=extras)
+    assert named in str(raised.value)
+
+
+def test_rows_written_by_parquet_read_as_given_and_a_bad_prompt_is_refused():
+    env = skyrl_gym.make(ENV_ID, env_config={"suite": "embedded"}, extras={"task_id": "3", "max_turns": 4.0})
+    try:
+        assert (env.task_id, env.max_turns) == (3, 4)
+        for prompt in ("Buy tea", [{"role": "user", "content": "x"}, "y"], {"role": "user"}):
+            with pytest.raises(ConfigurationError, match="must be a list of chat messages"):
+                env.init(prompt)
+        conversation, info = env.init(None)
+        assert [m["role"] for m in conversation] == ["system", "user"] and info == {"task_id": 3}
+    finally:
+        env.close()

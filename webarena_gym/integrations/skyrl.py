@@ -19,13 +19,15 @@ survive this integration (the README shows what that costs in context tokens).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import inspect
+import numbers
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from skyrl_gym.envs.base_text_env import BaseTextEnv, BaseTextEnvStepOutput
 from skyrl_gym.envs.registration import register, registry
 
-from ..env import DEFAULT_MAX_STEPS
+from ..env import DEFAULT_MAX_STEPS, WebArenaEnv
 from ..errors import ConfigurationError
 from ..prompts import system_prompt
 from .text_episode import TextEpisode
@@ -42,14 +44,38 @@ def _plain(config: Any) -> dict[str, Any]:
     if hasattr(config, "items") and not isinstance(config, Mapping):
         from omegaconf import OmegaConf
 
-        return dict(OmegaConf.to_container(config, resolve=True))
+        config = OmegaConf.to_container(config, resolve=True)
+    if not isinstance(config, Mapping):
+        raise ConfigurationError(f"The env config (skyrl_gym_cfg.{ENV_ID}) must be a mapping, got {config!r:.80}.")
     return dict(config)
+
+
+def _whole_number(value: Any, what: str) -> int:
+    """A dataset value that must be an integer: an int, a string of digits, or a whole float (parquet's)."""
+    if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
+        return int(value)
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        return int(value)
+    raise ConfigurationError(f"{what} must be an integer, got {value!r:.80}.")
 
 
 def _task_id(extras: Mapping[str, Any]) -> int | None:
     extra_info = extras.get("extra_info") or {}
     task_id = extras.get("task_id", extra_info.get("task_id") if isinstance(extra_info, Mapping) else None)
-    return None if task_id is None else int(task_id)
+    return None if task_id is None else _whole_number(task_id, "The row's task_id")
+
+
+def _messages(prompt: Any) -> list[dict[str, Any]]:
+    """The row's prompt as a list of message dicts (None: none), or a ConfigurationError."""
+    if prompt is None:
+        return []
+    if not isinstance(prompt, (str, bytes, Mapping)) and isinstance(prompt, Iterable):
+        messages = list(prompt)
+        if all(isinstance(message, Mapping) for message in messages):
+            return [dict(message) for message in messages]
+    raise ConfigurationError(f"The row's prompt must be a list of chat messages (role, content), got {prompt!r:.80}.")
 
 
 class WebArenaTextEnv(BaseTextEnv):
@@ -67,18 +93,22 @@ class WebArenaTextEnv(BaseTextEnv):
         config = _plain(env_config)
         extras = dict(extras or {})
         self.thinking = bool(config.pop("thinking", False))
-        self.max_turns = int(extras.get("max_turns") or config.pop("max_steps", DEFAULT_MAX_STEPS))
+        self.max_turns = _whole_number(extras.get("max_turns") or config.pop("max_steps", DEFAULT_MAX_STEPS), "max_turns")
         config.pop("max_steps", None)
         if self.max_turns < 1:
             raise ConfigurationError(f"max_turns must be a positive integer, got {self.max_turns!r}.")
         self.task_id = _task_id(extras)
+        unknown = sorted(set(config) - set(inspect.signature(WebArenaEnv).parameters))
+        if unknown:
+            raise ConfigurationError(f"Unknown key(s) {unknown} in skyrl_gym_cfg.{ENV_ID}: it takes WebArenaEnv's "
+                                     f"arguments (suite, split, backend, max_chars, ...) and {', '.join(_OWN_KEYS)}.")
         self._episode = TextEpisode(max_steps=self.max_turns, **config)
         self._ended_from_outside = False
 
     def init(self, prompt: Sequence[Mapping[str, Any]]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         """The dataset prompt with the task and first page appended (and a system prompt if it has none)."""
+        conversation = _messages(prompt)
         first = self._episode.start(task_id=self.task_id)
-        conversation = [dict(message) for message in prompt or []]
         if not conversation or conversation[0].get("role") != "system":
             conversation.insert(0, {"role": "system", "content": system_prompt(thinking=self.thinking)})
         if conversation[-1].get("role") == "user":
