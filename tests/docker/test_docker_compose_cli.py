@@ -119,3 +119,29 @@ def test_cli_errors_are_one_line_with_the_fix(docker_client, capsys):
     assert "docker load --input shopping_final_0712.tar" in error
     assert main(["status", "--engine", "unix:///nonexistent.sock"]) == 1
     assert "No docker engine answers" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("args", "named"), [
+    (["up", "nosuchsite"], "error: Unknown site 'nosuchsite'"),
+    (["status", "nosuchsite"], "error: Unknown site 'nosuchsite'"),
+    (["down", "nosuchsite"], "error: Unknown site 'nosuchsite'"),
+    (["reset", "shopping", "--prefix", "a" * 33], "error: prefix must be at most 32"),
+    (["configure", "shopping", "--port", "shopping=0"], "error: Port for shopping must be an integer in 1..65535"),
+])
+def test_bad_sites_arguments_are_refused_before_any_engine_is_asked(capsys, args, named):
+    # The engine named does not exist: the arguments are checked first, so the error is theirs.
+    assert main([*args, "--engine", "unix:///nonexistent.sock"]) == 1
+    assert capsys.readouterr().err.startswith(named)
+
+
+@pytest.mark.parametrize(("args", "named"), [
+    (["up", "--standby", "-1"], "argument --standby: must be 0 or more, got -1"),
+    (["up", "--standby", "two"], "argument --standby: expected a whole number, got 'two'"),
+    (["up", "--timeout", "nan"], "argument --timeout: must be a positive number of seconds, got 'nan'"),
+    (["configure", "--timeout", "-5"], "argument --timeout: must be a positive number of seconds, got '-5'"),
+    (["reset", "--timeout", "inf"], "argument --timeout: must be a positive number of seconds, got 'inf'"),
+])
+def test_bad_counts_and_timeouts_are_usage_errors(capsys, args, named):
+    with pytest.raises(SystemExit) as exited:
+        main(args)
+    assert exited.value.code == 2 and named in capsys.readouterr().err

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import shlex
 import sys
 from collections.abc import Callable, Sequence
@@ -42,6 +43,28 @@ def _pairs(kind: str, convert: Callable[[str], Any]) -> Callable[[str], tuple[st
     return parse
 
 
+def _count(text: str) -> int:
+    """An argparse type: a whole number, 0 or more."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    """An argparse type: a positive, finite number of seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds, got {text!r}") from None
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {text!r}")
+    return value
+
+
 def _common_options() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     group = common.add_argument_group("deployment")
@@ -71,9 +94,9 @@ def build_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
         return sub
 
     up = command("up", _cmd_up, "start the sites and wait until they answer")
-    up.add_argument("--standby", type=int, default=None, metavar="N",
+    up.add_argument("--standby", type=_count, default=None, metavar="N",
                     help="keep N warm standby containers per site for fast resets (0: none)")
-    up.add_argument("--timeout", type=float, default=None, help="seconds to wait per site (default: per site)")
+    up.add_argument("--timeout", type=_seconds, default=None, help="seconds to wait per site (default: per site)")
     up.add_argument("--no-wait", action="store_true", help="do not wait for the health URLs")
     up.add_argument("--configure", action="store_true", help="run `configure` once the sites answer")
 
@@ -81,7 +104,7 @@ def build_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     st.add_argument("--json", action="store_true", help="print JSON")
 
     cf = command("configure", _cmd_configure, "apply the one-time configuration (base URLs, password policy)")
-    cf.add_argument("--timeout", type=float, default=None)
+    cf.add_argument("--timeout", type=_seconds, default=None)
 
     lg = command("login", _cmd_login, "log in with a browser and save storage states")
     lg.add_argument("--auth-dir", default=".auth", help="folder for the storage states (default ./.auth)")
@@ -89,7 +112,7 @@ def build_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     lg.add_argument("--no-pairs", action="store_true", help="only single-site states")
 
     rs = command("reset", _cmd_reset, "recreate the sites from their configured images")
-    rs.add_argument("--timeout", type=float, default=None)
+    rs.add_argument("--timeout", type=_seconds, default=None)
 
     ev = command("env", _cmd_env, "print the WA_* exports the gym env reads")
     ev.add_argument("--auth-dir", default=".auth", help="storage state folder to export as WA_AUTH_DIR")
@@ -113,7 +136,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _deployment(args: argparse.Namespace) -> Deployment:
-    return Deployment(
+    """The deployment the options describe, its site arguments checked (before any engine is asked)."""
+    deployment = Deployment(
         host=args.host,
         prefix=args.prefix,
         network=args.network,
@@ -122,6 +146,8 @@ def _deployment(args: argparse.Namespace) -> Deployment:
         ports=dict(args.port),
         proxy_image=args.proxy_image,
     )
+    deployment.names(args.sites)
+    return deployment
 
 
 def _client(args: argparse.Namespace) -> Any:
@@ -167,7 +193,8 @@ def _cmd_up(args: argparse.Namespace) -> int:
 def _cmd_status(args: argparse.Namespace) -> int:
     from .lifecycle import status
 
-    rows = status(_client(args), _deployment(args), args.sites)
+    deployment = _deployment(args)
+    rows = status(_client(args), deployment, args.sites)
     if args.json:
         print(json.dumps([asdict(row) | {"healthy": row.healthy} for row in rows], indent=2))
         return 0
@@ -195,7 +222,8 @@ def _print_configured(results: list[Any]) -> None:
 def _cmd_configure(args: argparse.Namespace) -> int:
     from .lifecycle import configure
 
-    _print_configured(configure(_client(args), _deployment(args), args.sites, timeout=args.timeout,
+    deployment = _deployment(args)
+    _print_configured(configure(_client(args), deployment, args.sites, timeout=args.timeout,
                                 progress=not args.no_progress))
     return 0
 
@@ -236,6 +264,7 @@ def _cmd_env(args: argparse.Namespace) -> int:
 def _cmd_down(args: argparse.Namespace) -> int:
     from .lifecycle import down
 
-    removed = down(_client(args), _deployment(args), args.sites, images=args.images)
+    deployment = _deployment(args)
+    removed = down(_client(args), deployment, args.sites, images=args.images)
     print("removed " + ", ".join(removed) if removed else "nothing to remove")
     return 0

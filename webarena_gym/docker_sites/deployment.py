@@ -22,6 +22,8 @@ from .definitions import LABEL_DEPLOYMENT, LABEL_SITE, ConfigStep, DockerSite
 from .registry import ALIASES, SITES
 
 _HOST_PATTERN = re.compile(r"^[A-Za-z0-9.\-]+$|^\[[0-9A-Fa-f:]+\]$")
+#: Container names start with the prefix and serve as host names on the sites' network (63 characters at most).
+MAX_PREFIX_CHARS = 32
 
 
 @dataclass(frozen=True)
@@ -57,9 +59,10 @@ class Deployment:
         if not _HOST_PATTERN.match(self.host):
             # The host goes into shell commands run in the containers: keep it a plain name.
             raise ConfigurationError(f"host must be a host name or IP address; got {self.host!r}.")
-        if not re.fullmatch(r"[a-z0-9][a-z0-9_.\-]*|", self.prefix):
+        if not re.fullmatch(r"[a-z0-9][a-z0-9_.\-]*|", self.prefix) or len(self.prefix) > MAX_PREFIX_CHARS:
             raise ConfigurationError(
-                f"prefix must be lowercase letters, digits, '.', '_' or '-'; got {self.prefix!r}."
+                f"prefix must be at most {MAX_PREFIX_CHARS} lowercase letters, digits, '.', '_' or '-'; "
+                f"got {self.prefix!r:.80}."
             )
         for name, port in self.ports.items():
             if not (isinstance(port, int) and 0 < port < 65536):
