@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+import socket
 import subprocess
 import sys
 import time
 import urllib.request
+
+import pytest
 
 from webarena_gym.cli import main
 
@@ -47,3 +50,25 @@ def test_serve_answers_http_on_ephemeral_ports():
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+def test_output_paths_and_limits_that_cannot_work_fail_in_one_line(tmp_path, capsys):
+    assert main(["demos", "--out", str(tmp_path), "--limit", "1"]) == 1  # a folder
+    assert capsys.readouterr().err == f"error: {tmp_path}: Is a directory\n"
+    assert main(["demos", "--out", str(tmp_path / "d.jsonl"), "--limit", "-3"]) == 1  # was: all tasks but 3
+    assert "--limit must be a positive number of tasks, got -3" in capsys.readouterr().err
+    assert not (tmp_path / "d.jsonl").exists()
+
+
+def test_serve_env_refuses_bad_settings_and_taken_ports_before_it_announces_itself(capsys):
+    pytest.importorskip("openenv")
+    assert main(["serve-env", "--max-steps", "0"]) == 1
+    assert capsys.readouterr() == ("", "error: max_steps must be a positive integer, got 0.\n")
+    assert main(["serve-env", "--max-sessions", "0"]) == 1
+    assert "max_sessions must be a positive integer" in capsys.readouterr().err
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        assert main(["serve-env", "--port", str(taken.getsockname()[1])]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and "Address already in use" in err and "Pass a free port (CLI: --port)" in err
+    assert main(["serve-env", "--port", "70000"]) == 1
+    assert "a port is a number in 0..65535, not 70000" in capsys.readouterr().err

@@ -21,7 +21,7 @@ import time
 from collections.abc import Sequence
 
 from .backends import BACKENDS
-from .errors import WebArenaGymError
+from .errors import ConfigurationError, WebArenaGymError
 from .tasks.suites import SPLITS, SUITES
 
 
@@ -36,6 +36,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.handler(args) or 0)
     except WebArenaGymError as exc:
         print(f"error: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        if exc.filename is None:  # not a file the user named: a defect to show in full
+            raise
+        print(f"error: {exc.filename}: {exc.strerror or exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130
@@ -128,10 +133,10 @@ def _serve_env(args: argparse.Namespace) -> int:
         print(f"error: serve-env needs OpenEnv ({exc.name} is missing): pip install 'webarena-gym[openenv]'",
               file=sys.stderr)
         return 1
-    print(f"Serving the {args.suite} {args.split} tasks on http://{args.host}:{args.port} "
-          f"(OpenEnv: /ws, /reset, /step, /state, /schema); Ctrl-C stops.", flush=True)
     serve(args.host, args.port, max_sessions=args.max_sessions, suite=args.suite, split=args.split,
-          backend=args.backend, max_steps=args.max_steps)
+          backend=args.backend, max_steps=args.max_steps,
+          announce=f"Serving the {args.suite} {args.split} tasks on http://{args.host}:{args.port} "
+                   "(OpenEnv: /ws, /reset, /step, /state, /schema); Ctrl-C stops.")
     return 0
 
 
@@ -189,6 +194,8 @@ def _demos(args: argparse.Namespace) -> int:
     from .demos import record_oracle_demonstrations, write_demonstrations
     from .tasks.embedded_suite import embedded_tasks
 
+    if args.limit is not None and args.limit < 1:
+        raise ConfigurationError(f"--limit must be a positive number of tasks, got {args.limit}.")
     ids = [t.task_id for t in embedded_tasks(args.split)][: args.limit]
     count = write_demonstrations(record_oracle_demonstrations(args.split, task_ids=ids, backend=args.backend), args.out)
     print(f"Wrote {count} demonstrations to {args.out}")

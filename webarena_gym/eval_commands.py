@@ -133,8 +133,13 @@ def _check_options(args: argparse.Namespace) -> None:
         raise ConfigurationError(f"--limit must be a positive number of tasks, got {args.limit}.")
     if args.env_workers is not None and args.env_workers < 0:
         raise ConfigurationError(f"--env-workers must be 0 (this process) or more, got {args.env_workers}.")
-    if args.temperature < 0:
-        raise ConfigurationError(f"--temperature must be >= 0 (0 decodes greedily), got {args.temperature}.")
+    from .evaluation.chat_completions import check_settings
+
+    # Sampling and endpoint settings by the rules the endpoint policy applies, named as flags.
+    flags = {"temperature": "--temperature", "top_p": "--top-p", "timeout": "--timeout", "max_retries": "--retries",
+             "backoff": "--backoff"}
+    check_settings(flags, temperature=args.temperature, top_p=args.top_p, timeout=args.timeout,
+                   max_retries=args.retries, backoff=args.backoff)
     if args.endpoint is not None:
         url = urlsplit(args.endpoint)
         if url.scheme not in ("http", "https") or not url.netloc:

@@ -12,7 +12,9 @@ from pathlib import Path
 import pytest
 
 from webarena_gym.cli import main
+from webarena_gym.errors import ConfigurationError
 from webarena_gym.evaluation import read_run
+from webarena_gym.evaluation.chat_completions import ChatCompletionsPolicy
 from webarena_gym.prompts import THINKING_FORMAT
 from webarena_gym.tasks.embedded_suite import embedded_tasks
 
@@ -102,6 +104,19 @@ def test_an_endpoint_that_refuses_or_stays_down_fails_clearly(tmp_path, capsys):
                      "--out", str(tmp_path / "e.jsonl")]) == 1
         assert "--endpoint must be an http(s) URL" in capsys.readouterr().err
     assert not (tmp_path / "e.jsonl").exists()
+    with ChatServer(answering(KEY)) as server:  # a NaN temperature cannot be sent: refused, not 0 on every task
+        for flags, named in ((["--temperature", "nan"], "--temperature must be a finite number >= 0"),
+                             (["--top-p", "2"], "--top-p must be in (0, 1]"),
+                             (["--backoff", "nan"], "--backoff must be a finite number of seconds"),
+                             (["--timeout", "inf"], "--timeout must be a finite number of seconds > 0"),
+                             (["--retries", "-1"], "--retries must be an integer >= 0")):
+            assert evaluate(server, tmp_path / "f.jsonl", *flags) == 1
+            assert named in capsys.readouterr().err
+        assert evaluate(server, tmp_path) == 1  # --out names a folder
+        assert "is a folder; the run file needs a file name" in capsys.readouterr().err
+        assert server.requests == [] and not (tmp_path / "f.jsonl").exists()
+    with pytest.raises(ConfigurationError, match="temperature must be a finite number"):
+        ChatCompletionsPolicy("m", base_url="http://127.0.0.1:1/v1", temperature=float("nan"))
     assert main(["eval", "--endpoint", closed, "--model", "m", "--task-ids", "0", "--out", str(tmp_path / "c.jsonl"),
                  "--retries", "1", "--backoff", "0", "--no-progress"]) == 1
     assert "still failed after 1 retries" in capsys.readouterr().err

@@ -15,6 +15,7 @@ model's window) gives an empty answer: an agent mistake, like any bad output.
 from __future__ import annotations
 
 import logging
+import math
 import os
 import random
 import threading
@@ -33,6 +34,35 @@ OPENAI_URL = "https://api.openai.com/v1"
 RETRY_STATUSES = (408, 409, 429)
 #: Optional request fields a model may refuse ("Unsupported parameter"); dropped with a warning once.
 DROPPABLE = ("temperature", "top_p", "seed")
+
+
+#: What each numeric setting of :class:`ChatCompletionsPolicy` must be: (test, requirement). Every test is
+#: False for NaN, which would otherwise pass a comparison unnoticed and fail every request.
+_SETTING_RULES: dict[str, tuple[Any, str]] = {
+    "max_tokens": (lambda v: isinstance(v, int) and v >= 1, "an integer >= 1"),
+    "concurrency": (lambda v: isinstance(v, int) and v >= 1, "an integer >= 1"),
+    "max_retries": (lambda v: isinstance(v, int) and v >= 0, "an integer >= 0"),
+    "timeout": (lambda v: 0 < v < math.inf, "a finite number of seconds > 0"),
+    "backoff": (lambda v: 0 <= v < math.inf, "a finite number of seconds >= 0"),
+    "max_backoff": (lambda v: 0 <= v < math.inf, "a finite number of seconds >= 0"),
+    "temperature": (lambda v: 0 <= v < math.inf, "a finite number >= 0 (0 decodes greedily)"),
+    "top_p": (lambda v: v is None or 0 < v <= 1, "in (0, 1] (unset: the server's default)"),
+}
+
+
+def check_settings(labels: dict[str, str] | None = None, **settings: Any) -> None:
+    """Raise a :class:`ConfigurationError` naming the first setting that breaks its rule.
+
+    ``labels`` names settings as the caller's user knows them (``{"max_retries": "--retries"}``).
+    """
+    for name, value in settings.items():
+        test, requirement = _SETTING_RULES[name]
+        try:
+            valid = not isinstance(value, bool) and test(value)
+        except TypeError:
+            valid = False
+        if not valid:
+            raise ConfigurationError(f"{(labels or {}).get(name, name)} must be {requirement}; got {value!r}.")
 
 
 class ChatCompletionsPolicy:
@@ -60,12 +90,8 @@ class ChatCompletionsPolicy:
                  max_backoff: float = 60.0, concurrency: int = 16):
         if not model:
             raise ConfigurationError("An endpoint policy needs the served model's name (--model NAME).")
-        if max_tokens < 1 or concurrency < 1 or max_retries < 0 or timeout <= 0 or backoff < 0 or temperature < 0:
-            raise ConfigurationError(
-                "max_tokens and concurrency must be >= 1, max_retries, backoff and temperature >= 0 and timeout > 0; "
-                f"got max_tokens={max_tokens}, concurrency={concurrency}, max_retries={max_retries}, "
-                f"backoff={backoff}, temperature={temperature}, timeout={timeout}."
-            )
+        check_settings(max_tokens=max_tokens, concurrency=concurrency, max_retries=max_retries, timeout=timeout,
+                        backoff=backoff, max_backoff=max_backoff, temperature=temperature, top_p=top_p)
         try:
             import openai
         except ImportError:

@@ -121,15 +121,20 @@ class RunWriter:
         self.path = Path(path)
         self.settings = dict(settings)
         self.finished: dict[int, EpisodeResult] = {}
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        has_content = resume and self.path.is_file() and self._repair_tail()
-        if has_content:
-            run = read_run(self.path)
-            self._check_settings(run.settings)
-            self.finished = {episode.task_id: episode for episode in run.episodes}
-        self._handle = self.path.open("a" if has_content else "w", encoding="utf-8", errors="replace")
-        if not has_content:
-            self._write(_line({"schema": RUN_SCHEMA, "settings": self.settings}))
+        if self.path.is_dir():
+            raise ConfigurationError(f"{self.path} is a folder; the run file needs a file name (e.g. {self.path}/run.jsonl).")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            has_content = resume and self.path.is_file() and self._repair_tail()
+            if has_content:
+                run = read_run(self.path)
+                self._check_settings(run.settings)
+                self.finished = {episode.task_id: episode for episode in run.episodes}
+            self._handle = self.path.open("a" if has_content else "w", encoding="utf-8", errors="replace")
+            if not has_content:
+                self._write(_line({"schema": RUN_SCHEMA, "settings": self.settings}))
+        except OSError as exc:
+            raise ConfigurationError(f"Cannot write the run file {self.path}: {exc.strerror or exc}.") from None
 
     def append(self, result: EpisodeResult) -> None:
         """Write one episode as one line, on disk before this returns."""

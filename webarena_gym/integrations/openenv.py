@@ -44,7 +44,8 @@ from openenv.core.env_server.types import (
 from pydantic import Field, ValidationError
 
 from ..env import WebArenaEnv
-from ..errors import UnknownTaskError
+from ..errors import ConfigurationError, UnknownTaskError
+from ..sites.server import listen
 from ..wrappers import CompressedHistory
 
 logger = logging.getLogger(__name__)
@@ -209,6 +210,10 @@ def create_app(*, max_sessions: int = 8, **env_kwargs: Any):
     """
     from openenv.core.env_server.http_server import create_app as openenv_app
 
+    if not isinstance(max_sessions, int) or max_sessions < 1:
+        raise ConfigurationError(f"max_sessions must be a positive integer, got {max_sessions!r}.")
+    WebArenaEnv(**env_kwargs).close()  # a bad setting fails here, not in every session's first reset
+
     def factory() -> WebArenaEnvironment:
         return WebArenaEnvironment(**env_kwargs)
 
@@ -246,11 +251,24 @@ def _serve_http_episodes(app: Any, episodes: HttpEpisodes) -> None:
     app.router.on_shutdown.append(episodes.close)
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, *, max_sessions: int = 8, **env_kwargs: Any) -> None:
-    """Serve the env with uvicorn until interrupted (``webarena-gym serve-env``)."""
+def serve(host: str = "127.0.0.1", port: int = 8000, *, max_sessions: int = 8, announce: str | None = None,
+          **env_kwargs: Any) -> None:
+    """Serve the env with uvicorn until interrupted (``webarena-gym serve-env``).
+
+    ``announce`` is printed once the settings are checked and the app is built, before serving starts.
+    """
     import uvicorn
 
-    uvicorn.run(create_app(max_sessions=max_sessions, **env_kwargs), host=host, port=port, log_level="warning")
+    app = create_app(max_sessions=max_sessions, **env_kwargs)
+    try:  # bound here: uvicorn reports a taken port by logging it and exiting the process
+        listener = listen(host, port)
+    except OSError as exc:
+        raise ConfigurationError(f"Cannot serve the env on {host}:{port}: {exc}. Pass a free port (CLI: --port) "
+                                 "and an address of this machine (CLI: --host).") from None
+    if announce:
+        print(announce, flush=True)
+    with listener:
+        uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[listener])
 
 
 __all__ = ["WebArenaAction", "WebArenaEnvironment", "WebArenaObservation", "WebArenaState", "create_app", "serve"]

@@ -50,6 +50,8 @@ def listen(host: str, port: int) -> socket.socket:
 
     werkzeug binds its own sockets by printing the error and exiting the process, which a library must not do.
     """
+    if not isinstance(port, int) or isinstance(port, bool) or not 0 <= port <= 65535:
+        raise OSError(errno.EINVAL, f"a port is a number in 0..65535, not {port!r}")
     family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
     return socket.create_server((host, port), family=family)
 
