@@ -234,11 +234,28 @@ def test_scrolling_moves_a_window_over_long_pages():
         ({"suite": "webarena-lite", "backend": "direct", "site_urls": {"shopping": "http://x:1"}}, "direct backend only"),
         ({"suite": "webarena-lite"}, "WA_SHOPPING"),
         ({"suite": "embedded", "evaluation": "strict"}, "not an evaluation mode"),
+        ({"suite": "embedded", "step_timeout": float("nan")}, "step_timeout must be a positive number"),
+        ({"suite": "embedded", "judge": "gpt-4"}, "judge must be a function"),
+        ({"suite": "embedded", "task_ids": "12"}, "task_ids must be a list of task ids"),  # not tasks 1 and 2
+        ({"suite": "embedded", "site_urls": "http://x:1"}, "site_urls must map site names to base URLs"),
+        ({"suite": "webarena-lite", "site_urls": {"shopping": "x:7770"}}, r"site_urls\['shopping'\] must be the site's http"),
     ],
 )
 def test_configuration_errors_say_how_to_fix(kwargs, fragment, no_real_sites):
     with pytest.raises(ConfigurationError, match=fragment):
         gym.make("WebArenaLite-v0", **kwargs)
+
+
+def test_a_task_on_a_site_without_a_url_is_refused_by_name(no_real_sites):
+    env = gym.make("WebArenaLite-v0", suite="webarena-lite", site_urls={"shopping": "http://127.0.0.1:9"})
+    try:
+        admin = next(t for t in env.unwrapped.tasks if list(t.sites) == ["shopping_admin"])
+        with pytest.raises(ConfigurationError) as raised:  # was: a browser error about the URL __SHOPPING_ADMIN__
+            env.reset(options={"task_id": admin.task_id})
+        assert str(raised.value).startswith(f"Task {admin.task_id} needs the shopping_admin site(s), which have no URL: "
+                                            "set WA_SHOPPING_ADMIN")
+    finally:
+        env.close()
 
 
 def test_info_carries_timings_and_reward_components(env):

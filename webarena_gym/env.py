@@ -14,6 +14,7 @@ from __future__ import annotations
 import base64
 import copy
 import logging
+import math
 import time
 import warnings
 from collections.abc import Mapping
@@ -30,7 +31,7 @@ from .spaces import UnicodeText
 from .tasks.loading import load_tasks
 from .tasks.suites import SUITES, resolve_suite
 from .tasks.task import Task
-from .webarena_sites import site_urls_from_environment
+from .webarena_sites import PLACEHOLDERS, SITE_VARIABLES, site_urls_from_environment
 
 logger = logging.getLogger(__name__)
 
@@ -138,7 +139,7 @@ class WebArenaEnv(gym.Env[str, str]):
             )
         if not isinstance(max_steps, int) or max_steps < 1:
             raise ConfigurationError(f"max_steps must be a positive integer, got {max_steps!r}.")
-        if not isinstance(step_timeout, (int, float)) or step_timeout <= 0:
+        if not isinstance(step_timeout, (int, float)) or not 0 < step_timeout < math.inf:  # NaN fails too
             raise ConfigurationError(f"step_timeout must be a positive number of seconds, got {step_timeout!r}.")
         if not isinstance(max_chars, int) or max_chars < 200:
             raise ConfigurationError(f"max_chars must be an integer of at least 200, got {max_chars!r}.")
@@ -151,6 +152,10 @@ class WebArenaEnv(gym.Env[str, str]):
             raise ConfigurationError(
                 f"browser_endpoint={browser_endpoint!r} needs backend='playwright'; the {backend} backend uses no browser."
             )
+        if judge is not None and not callable(judge):
+            raise ConfigurationError(f"judge must be a function (intent, answer, reference) -> bool or None, got {judge!r:.80}.")
+        if site_urls is not None and not isinstance(site_urls, Mapping):
+            raise ConfigurationError(f"site_urls must map site names to base URLs, got {site_urls!r:.80}.")
         if render_mode not in (None, "ansi"):
             raise ConfigurationError(f"render_mode must be None or 'ansi', got {render_mode!r}.")
         self.suite, self.split, self.backend_name = suite, split, backend
@@ -212,6 +217,9 @@ class WebArenaEnv(gym.Env[str, str]):
             task = self.tasks_by_id[self._kept_task_id]
         else:
             task = self.tasks[int(self.np_random.integers(len(self.tasks)))]
+        unconfigured = task.placeholders()
+        if unconfigured:
+            raise ConfigurationError(_unconfigured_sites_message(task, unconfigured))
         if options.get("keep_task"):
             self._kept_task_id = task.task_id
         self.task = task
@@ -429,7 +437,16 @@ def _make_backend(name: str, suite: str, world: Any, site_urls: dict[str, str] |
                              step_timeout=step_timeout, browser_endpoint=browser_endpoint)
 
 
+def _unconfigured_sites_message(task: Task, placeholders: set[str]) -> str:
+    sites = sorted(site for site, placeholder in PLACEHOLDERS.items() if placeholder in placeholders)
+    return (f"Task {task.task_id} needs the {', '.join(sites)} site(s), which have no URL: set "
+            f"{', '.join(SITE_VARIABLES[site] for site in sites)} (`webarena-gym sites env` prints them) "
+            "or pass site_urls with them.")
+
+
 def _select_tasks(tasks: list[Task], task_ids: Any, suite: str, split: str) -> list[Task]:
+    if task_ids is not None and (isinstance(task_ids, (str, bytes, Mapping)) or not hasattr(task_ids, "__iter__")):
+        raise ConfigurationError(f"task_ids must be a list of task ids, got {task_ids!r:.80}.")
     if task_ids is None:
         if not tasks:
             raise ConfigurationError(f"The {suite} suite has no {split} tasks.")

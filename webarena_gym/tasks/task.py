@@ -412,8 +412,8 @@ def _placeholder_map(site_urls: Mapping[str, str]) -> dict[str, str]:
             raise ConfigurationError(
                 f"Unknown site {name!r} in site_urls; expected some of {sorted(PLACEHOLDERS)}."
             )
-        if not isinstance(url, str) or not url.strip():
-            raise ConfigurationError(f"site_urls[{name!r}] must be a non-empty URL string, got {url!r}.")
+        if not isinstance(url, str) or not url.strip().startswith(("http://", "https://")):
+            raise ConfigurationError(f"site_urls[{name!r}] must be the site's http(s) base URL, got {url!r:.80}.")
         url = url.strip()
         out[PLACEHOLDERS[key]] = url[:-1] if url.endswith("/") else url
     return out
