@@ -113,12 +113,13 @@ def test_admin_placeholder_is_not_confused_with_the_store():
     assert resolved.start_url == "http://s:7780/admin/admin/system_design_theme/edit/id/1"
 
 
-def test_resolve_rejects_unknown_sites_and_empty_urls():
+def test_resolve_rejects_unknown_sites_and_urls_that_are_not_http():
     task = Task.from_dict(RAW)
     with pytest.raises(ConfigurationError, match="Unknown site 'forum'"):
         task.resolve({"forum": "http://x"})
-    with pytest.raises(ConfigurationError, match="non-empty URL"):
-        task.resolve({"reddit": " "})
+    for url in (" ", "localhost:9999", "ftp://x", None):
+        with pytest.raises(ConfigurationError, match=r"site_urls\['reddit'\] must be the site's http\(s\) base URL"):
+            task.resolve({"reddit": url})
 
 
 def broken(path: str, value):
