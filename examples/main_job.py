@@ -27,7 +27,9 @@ layout and its train tasks; transfer to unseen entities needs a real model (see 
 from __future__ import annotations
 
 import argparse
+import difflib
 import logging
+import math
 import sys
 import time
 import warnings
@@ -57,6 +59,7 @@ from webarena_gym.evaluation import (
     run_policy,
     write_results,
 )
+from webarena_gym.tasks.embedded import all_families
 from webarena_gym.tasks.embedded_suite import family_of, family_task_ids
 
 #: The families whose oracle finishes within 3 interactions, on five sites: 24 families, 46 held-out test tasks
@@ -91,24 +94,65 @@ MODEL_SIZES = {
 COPY_TEXTS = {"rows": ALL_ROLES, "read": READ_ROLES}
 
 
+def whole(minimum: int):
+    """An argparse type: an integer of at least ``minimum``."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be at least {minimum}, got {value}")
+        return value
+
+    return parse
+
+
+def number(minimum: float, maximum: float = math.inf, *, above: bool = False):
+    """An argparse type: a finite number in [minimum, maximum] (above ``minimum`` when ``above``)."""
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+        low_ok = value > minimum if above else value >= minimum
+        if not (math.isfinite(value) and low_ok and value <= maximum):  # NaN fails every comparison
+            bound = f"above {minimum:g}" if above else f"at least {minimum:g}"
+            raise argparse.ArgumentTypeError(f"must be a finite number {bound}"
+                                             f"{f' and at most {maximum:g}' if maximum < math.inf else ''}, got {text!r}")
+        return value
+
+    return parse
+
+
+def check_families(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Stop with a usage error naming any ``--families`` entry that is no embedded task family."""
+    known = {family.name for family in all_families()}
+    unknown = [name for name in args.families if name not in known]
+    if unknown:
+        near = sorted({match for name in unknown for match in difflib.get_close_matches(name, known, n=3)})
+        parser.error(f"--families: no family {', '.join(map(repr, unknown))} among the {len(known)} embedded ones "
+                     f"(named site.family, e.g. {FINDINGS_FAMILIES[0]})" + (f"; close: {', '.join(near)}" if near else ""))
+
+
 def add_training_arguments(parser: argparse.ArgumentParser) -> None:
     """The task, BC and GRPO options shared with examples/reproduce_findings.py."""
     parser.add_argument("--families", nargs="+", default=list(FINDINGS_FAMILIES),
                         help="task families to train and evaluate on (`webarena-gym tasks stats` lists them)")
-    parser.add_argument("--train-per-family", type=int, default=3, help="train tasks kept per family (0: all)")
-    parser.add_argument("--max-turns", type=int, default=3, help="interaction limit; the train tasks the oracle "
+    parser.add_argument("--train-per-family", type=whole(0), default=3, help="train tasks kept per family (0: all)")
+    parser.add_argument("--max-turns", type=whole(1), default=3, help="interaction limit; the train tasks the oracle "
                                                                    "solves within it are used")
-    parser.add_argument("--max-observation-chars", type=int, default=2000)
-    parser.add_argument("--bc-epochs", type=float, default=30)
-    parser.add_argument("--bc-learning-rate", type=float, default=1e-2)
-    parser.add_argument("--bc-swaps", type=int, default=0,
+    parser.add_argument("--max-observation-chars", type=whole(200), default=2000)
+    parser.add_argument("--bc-epochs", type=number(0, above=True), default=30)
+    parser.add_argument("--bc-learning-rate", type=number(0, above=True), default=1e-2)
+    parser.add_argument("--bc-swaps", type=whole(0), default=0,
                         help="entity-swapped copies of each demonstration for BC (trainers/augment.py); "
                              "--bc-epochs counts passes over originals and copies together")
-    parser.add_argument("--grpo-steps", type=int, default=60, help="optimizer steps")
-    parser.add_argument("--grpo-iterations", type=int, default=1, help="optimizer steps per rollout batch")
-    parser.add_argument("--grpo-learning-rate", type=float, default=2e-4,
+    parser.add_argument("--grpo-steps", type=whole(1), default=60, help="optimizer steps")
+    parser.add_argument("--grpo-iterations", type=whole(1), default=1, help="optimizer steps per rollout batch")
+    parser.add_argument("--grpo-learning-rate", type=number(0, above=True), default=2e-4,
                         help="2e-3 undid BC: greedy success on the train tasks 37/72 -> 8/72 in 30 steps (README)")
-    parser.add_argument("--grpo-tasks-per-step", type=int, default=4)
+    parser.add_argument("--grpo-tasks-per-step", type=whole(1), default=4)
     parser.add_argument("--grpo-tasks", choices=["bc", "all"], default="bc",
                         help="train tasks GRPO draws from: the demonstrated ones, or every train task of the families "
                              "the oracle solves within --max-turns (a reward needs no demonstration)")
@@ -116,14 +160,14 @@ def add_training_arguments(parser: argparse.ArgumentParser) -> None:
                         help="how a GRPO step picks its tasks: uniformly, or a curriculum over families that favours "
                              "those whose rollout groups' rewards differ (trainers/curriculum.py); "
                              "learnable_distinct: each task of a step from a different family")
-    parser.add_argument("--curriculum-memory", type=float, default=0.98,
+    parser.add_argument("--curriculum-memory", type=number(0, 1), default=0.98,
                         help="with a learnable --grpo-sampling: the share of a family's counts each step keeps")
     parser.add_argument("--grpo-lr-scheduler", choices=["constant", "linear", "cosine"], default="constant",
                         help="GRPO's learning rate over its steps: constant, or decaying to 0 by the last step")
-    parser.add_argument("--num-generations", type=int, default=8, help="G: rollouts per task")
-    parser.add_argument("--temperature", type=float, default=1.0, help="sampling temperature of the GRPO rollouts")
-    parser.add_argument("--beta", type=float, default=0.0, help="KL coefficient to the reference (BC) model")
-    parser.add_argument("--bc-replay", type=float, default=0.0, metavar="COEF",
+    parser.add_argument("--num-generations", type=whole(2), default=8, help="G: rollouts per task")
+    parser.add_argument("--temperature", type=number(0, above=True), default=1.0, help="sampling temperature of the GRPO rollouts")
+    parser.add_argument("--beta", type=number(0), default=0.0, help="KL coefficient to the reference (BC) model")
+    parser.add_argument("--bc-replay", type=number(0), default=0.0, metavar="COEF",
                         help="GRPO from BC also takes COEF x BC's loss on a batch of the demonstrations every step "
                              "(trainers/replay.py, as InstructGPT's PPO-ptx; not in WebAgent-R1), against unlearning "
                              "what BC taught; 0: pure GRPO. Never applied to GRPO from the untrained model")
@@ -132,7 +176,7 @@ def add_training_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--task-after-page", action="store_true",
                         help="restate the task after the page on every turn (WebArena's prompts: OBSERVATION, URL, "
                              "OBJECTIVE) instead of once before the first page (WebAgent-R1's)")
-    parser.add_argument("--max-new-tokens", type=int, default=48,
+    parser.add_argument("--max-new-tokens", type=whole(1), default=48,
                         help="token limit of one turn, in GRPO's rollouts and in evaluation (a pretrained base, above "
                              "all with --thinking, may need more)")
     parser.add_argument("--base-model", metavar="NAME_OR_PATH",
@@ -140,29 +184,29 @@ def add_training_arguments(parser: argparse.ArgumentParser) -> None:
                              "chat template; the paper's are Qwen2.5-3B-Instruct and Llama-3.1-8B-Instruct) instead "
                              "of a tiny model built from the demonstrations: 'untrained' is then the base as it is. "
                              "The options that build the tiny model (below) do not apply to it")
-    parser.add_argument("--lora-r", type=int, default=0,
+    parser.add_argument("--lora-r", type=whole(0), default=0,
                         help="LoRA rank of BC and GRPO (0: every weight trains); the saved models have the adapter "
                              "merged in. For a large --base-model on one GPU")
     parser.add_argument("--model-size", choices=sorted(MODEL_SIZES), default="tiny",
                         help="tiny for CPU; small (6 layers, width 384) for a GPU")
-    parser.add_argument("--tokenizer-swaps", type=int, default=0,
+    parser.add_argument("--tokenizer-swaps", type=whole(0), default=0,
                         help="learn the tokenizer beside this many entity-swapped copies of the demonstrations, "
                              "so that train and unseen entities are spelled in pieces alike (README)")
-    parser.add_argument("--copy-pretraining-steps", type=int, default=0,
+    parser.add_argument("--copy-pretraining-steps", type=whole(0), default=0,
                         help="train the fresh model this many steps to repeat spans of its corpus before anything "
                              "else (trainers/induction.py), meant as the copying a pretrained base brings; measured, "
                              "it teaches the corpus, not copying (README)")
-    parser.add_argument("--copy-pretraining-random-steps", type=int, default=0,
+    parser.add_argument("--copy-pretraining-random-steps", type=whole(0), default=0,
                         help="before --copy-pretraining-steps, this many steps on spans of random tokens, which only "
                              "copying predicts, the learning rate warmed up over the first 500: a base that copies "
                              "and then learns its corpus (README)")
     parser.add_argument("--copy-pretraining-spans", choices=COPY_SPANS, default="corpus",
                         help="with --copy-pretraining-steps: spans from the corpus (which it learns to predict, not "
                              "to copy) or random tokens of its vocabulary (which only copying predicts; README)")
-    parser.add_argument("--copy-pretraining-gap", type=int, default=0,
+    parser.add_argument("--copy-pretraining-gap", type=whole(0), default=0,
                         help="with --copy-pretraining-steps: up to this many tokens of other text between a span and "
                              "its repeat, as a page lies between an agent's task and its action (0: right after)")
-    parser.add_argument("--copy-pretraining-learning-rate", type=float, default=3e-3,
+    parser.add_argument("--copy-pretraining-learning-rate", type=number(0, above=True), default=3e-3,
                         help="with --copy-pretraining-steps: AdamW's learning rate (lower it where the loss diverges)")
     parser.add_argument("--copy-pretraining-text", choices=sorted(COPY_TEXTS), default="rows",
                         help="with --copy-pretraining-steps: every message of the BC rows (rows: the expert's actions "
@@ -193,8 +237,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--output", default="runs/main", help="where demos, models, metrics and plots go")
     add_training_arguments(parser)
-    parser.add_argument("--seed", type=int, default=0)
-    return resolve_base_model(parser, parser.parse_args(argv), argv)
+    parser.add_argument("--seed", type=whole(0), default=0)
+    args = parser.parse_args(argv)
+    check_families(parser, args)
+    return resolve_base_model(parser, args, argv)
 
 
 def checked_base_model(args: argparse.Namespace) -> str | None:

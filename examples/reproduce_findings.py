@@ -69,12 +69,14 @@ from main_job import (  # noqa: E402
     answer_na_results,
     bc_config,
     build_tiny_policy,
+    check_families,
     checked_base_model,
     grpo_config,
     grpo_task_ids,
     resolve_base_model,
     solvable_demonstrations,
     split_demonstrations,
+    whole,
 )
 
 from trainers.bc import train_bc  # noqa: E402
@@ -106,24 +108,23 @@ def parse_args(argv: list[str] | None = None, *, findings_defaults: bool = True)
     add_training_arguments(parser)
     if findings_defaults:
         parser.set_defaults(**FINDINGS_DEFAULTS)
-    parser.add_argument("--test-limit", type=int, default=0, help="evaluate on the first N held-out tasks (0: all)")
-    parser.add_argument("--seeds", nargs="+", type=int, default=[0, 1, 2])
-    parser.add_argument("--scaling", nargs="+", type=int, default=[3, 5, 10, 15],
+    parser.add_argument("--test-limit", type=whole(0), default=0, help="evaluate on the first N held-out tasks (0: all)")
+    parser.add_argument("--seeds", nargs="+", type=whole(0), default=[0, 1, 2])
+    parser.add_argument("--scaling", nargs="+", type=whole(1), default=[3, 5, 10, 15],
                         help="interaction limits the BC+GRPO policy is evaluated with")
-    parser.add_argument("--sampled-passes", type=int, default=2, help="temperature-1 passes over the held-out tasks")
-    parser.add_argument("--threads", type=int, default=0,
+    parser.add_argument("--sampled-passes", type=whole(0), default=2, help="temperature-1 passes over the held-out tasks")
+    parser.add_argument("--threads", type=whole(0), default=0,
                         help="torch CPU threads (0: torch's default; 1 is faster on a machine shared with other jobs)")
     parser.add_argument("--arms", nargs="+", choices=ARMS, default=list(ARMS),
                         help="the arms to train and evaluate (BC+GRPO trains BC first); a later run with more "
                              "arms into the same --output adds them")
-    parser.add_argument("--jobs", type=int, default=1,
+    parser.add_argument("--jobs", type=whole(1), default=1,
                         help="seeds trained at once, each in a process of its own (its log in --output/logs); "
                              "1 runs them one after another in this process")
     parser.add_argument("--fresh", action="store_true", help="discard earlier results in --output")
     parser.add_argument("--no-progress", action="store_true", help="no progress bars")
     args = parser.parse_args(argv)
-    if args.jobs < 1:
-        parser.error(f"--jobs must be at least 1 (seeds trained at once), got {args.jobs}")
+    check_families(parser, args)
     return resolve_base_model(parser, args, argv)
 
 

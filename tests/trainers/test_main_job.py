@@ -130,9 +130,27 @@ def test_a_base_that_can_copy_spells_train_entities_in_pieces_and_is_trained_to_
     assert any(not (weights["random_then_read"][k] == weights["pretrained_on_read"][k]).all() for k in weights["swapped"])
 
 
+@pytest.mark.parametrize(("argv", "named"), [
+    (["--copy-pretraining-random-steps", "-3"], "argument --copy-pretraining-random-steps: must be at least 0, got -3"),
+    (["--num-generations", "1"], "argument --num-generations: must be at least 2, got 1"),  # no group to compare
+    (["--temperature", "nan"], "argument --temperature: must be a finite number above 0, got 'nan'"),
+    (["--beta", "-0.1"], "argument --beta: must be a finite number at least 0, got '-0.1'"),
+    (["--curriculum-memory", "1.5"], "argument --curriculum-memory: must be a finite number at least 0 and at most 1"),
+    (["--grpo-steps", "x"], "argument --grpo-steps: expected a whole number, got 'x'"),
+    (["--seed", "-1"], "argument --seed: must be at least 0, got -1"),
+    (["--families", "shopping.product_skus"], "no family 'shopping.product_skus' among the"),
+])
+def test_options_that_cannot_work_are_usage_errors_before_anything_trains(argv, named, capsys):
+    script = load_example("main_job")
+    with pytest.raises(SystemExit) as exited:
+        script.parse_args(argv)
+    assert exited.value.code == 2 and named in capsys.readouterr().err
+
+
 def test_a_negative_count_of_random_span_steps_stops_naming_the_option(tmp_path):
     script = load_example("main_job")
-    args = script.parse_args(["--copy-pretraining-random-steps", "-3"])
+    args = script.parse_args([])
+    args.copy_pretraining_random_steps = -3  # the command line refuses it; a script's own settings reach this check
     _train, _test, demos = script.select_tasks(["map.around"], args.max_turns, 1)
     with pytest.raises(SystemExit, match=r"--copy-pretraining-random-steps: steps must be .* got -3"):
         script.build_tiny_policy(tmp_path / "tiny", demos, args, seed=0, progress=False)

@@ -161,7 +161,7 @@ def test_seeds_run_as_parallel_processes_into_one_report(tmp_path, capsys):
     script = load_example("reproduce_findings")
     with pytest.raises(SystemExit):
         script.parse_args(["--jobs", "0"])
-    assert "--jobs must be at least 1" in capsys.readouterr().err
+    assert "argument --jobs: must be at least 1, got 0" in capsys.readouterr().err
     out = tmp_path / "run"
     out.mkdir()
     (out / "stale.txt").write_text("from an earlier run")
