@@ -29,7 +29,6 @@ from __future__ import annotations
 import argparse
 import difflib
 import logging
-import math
 import sys
 import time
 import warnings
@@ -48,6 +47,7 @@ from trainers.grpo import train_grpo
 from trainers.induction import COPY_SPANS, copy_pretrain
 from trainers.policy import check_pretrained, load_policy
 from trainers.tiny import TinyModelSpec, build_tiny_model
+from webarena_gym.arguments import number, whole
 from webarena_gym.demos import record_oracle_demonstrations, write_demonstrations
 from webarena_gym.env import WebArenaEnv
 from webarena_gym.evaluation import (
@@ -92,37 +92,6 @@ MODEL_SIZES = {
 #: What copy pretraining reads (``--copy-pretraining-text``), by the chat roles of the BC rows' messages:
 #: all of them, the expert's actions included, or only what the agent reads.
 COPY_TEXTS = {"rows": ALL_ROLES, "read": READ_ROLES}
-
-
-def whole(minimum: int):
-    """An argparse type: an integer of at least ``minimum``."""
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-        if value < minimum:
-            raise argparse.ArgumentTypeError(f"must be at least {minimum}, got {value}")
-        return value
-
-    return parse
-
-
-def number(minimum: float, maximum: float = math.inf, *, above: bool = False):
-    """An argparse type: a finite number in [minimum, maximum] (above ``minimum`` when ``above``)."""
-    def parse(text: str) -> float:
-        try:
-            value = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-        low_ok = value > minimum if above else value >= minimum
-        if not (math.isfinite(value) and low_ok and value <= maximum):  # NaN fails every comparison
-            bound = f"above {minimum:g}" if above else f"at least {minimum:g}"
-            raise argparse.ArgumentTypeError(f"must be a finite number {bound}"
-                                             f"{f' and at most {maximum:g}' if maximum < math.inf else ''}, got {text!r}")
-        return value
-
-    return parse
 
 
 def check_families(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:

@@ -76,7 +76,6 @@ from main_job import (  # noqa: E402
     resolve_base_model,
     solvable_demonstrations,
     split_demonstrations,
-    whole,
 )
 
 from trainers.bc import train_bc  # noqa: E402
@@ -85,6 +84,7 @@ from trainers.evaluation import evaluate_model  # noqa: E402
 from trainers.grpo import train_grpo  # noqa: E402
 from trainers.metrics import METRICS_FILE, read_metrics  # noqa: E402
 from trainers.policy import load_policy  # noqa: E402
+from webarena_gym.arguments import whole  # noqa: E402
 from webarena_gym.demos import read_demonstrations, write_demonstrations  # noqa: E402
 from webarena_gym.evaluation import success_by_site  # noqa: E402
 from webarena_gym.evaluators.string_match import is_bare_na  # noqa: E402

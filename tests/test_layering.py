@@ -22,7 +22,7 @@ PACKAGES = ("webarena_gym", "trainers")
 #: made precise: the task data (Task, suites, official loaders) comes before the sites, the
 #: task families after the evaluators, and the command line last.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("webarena_gym.errors",),
+    ("webarena_gym.errors", "webarena_gym.arguments"),
     ("webarena_gym.spaces", "webarena_gym.observation", "webarena_gym.actions", "webarena_gym.webarena_sites",
      "webarena_gym.dom"),
     ("webarena_gym.tasks", "webarena_gym.tasks.task", "webarena_gym.tasks.suites", "webarena_gym.tasks.official"),

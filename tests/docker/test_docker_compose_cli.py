@@ -135,11 +135,11 @@ def test_bad_sites_arguments_are_refused_before_any_engine_is_asked(capsys, args
 
 
 @pytest.mark.parametrize(("args", "named"), [
-    (["up", "--standby", "-1"], "argument --standby: must be 0 or more, got -1"),
+    (["up", "--standby", "-1"], "argument --standby: must be at least 0, got -1"),
     (["up", "--standby", "two"], "argument --standby: expected a whole number, got 'two'"),
-    (["up", "--timeout", "nan"], "argument --timeout: must be a positive number of seconds, got 'nan'"),
-    (["configure", "--timeout", "-5"], "argument --timeout: must be a positive number of seconds, got '-5'"),
-    (["reset", "--timeout", "inf"], "argument --timeout: must be a positive number of seconds, got 'inf'"),
+    (["up", "--timeout", "nan"], "argument --timeout: must be a finite number above 0, got 'nan'"),
+    (["configure", "--timeout", "-5"], "argument --timeout: must be a finite number above 0, got '-5'"),
+    (["reset", "--timeout", "inf"], "argument --timeout: must be a finite number above 0, got 'inf'"),
 ])
 def test_bad_counts_and_timeouts_are_usage_errors(capsys, args, named):
     with pytest.raises(SystemExit) as exited:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import shlex
 import sys
 from collections.abc import Callable, Sequence
@@ -18,6 +17,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from ..arguments import number, whole
 from ..errors import WebArenaGymError
 from .deployment import Deployment
 from .registry import ALIASES, SITES
@@ -41,28 +41,6 @@ def _pairs(kind: str, convert: Callable[[str], Any]) -> Callable[[str], tuple[st
             raise argparse.ArgumentTypeError(f"bad {kind} in {text!r}") from None
 
     return parse
-
-
-def _count(text: str) -> int:
-    """An argparse type: a whole number, 0 or more."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
-    return value
-
-
-def _seconds(text: str) -> float:
-    """An argparse type: a positive, finite number of seconds."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected seconds, got {text!r}") from None
-    if not (math.isfinite(value) and value > 0):
-        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {text!r}")
-    return value
 
 
 def _common_options() -> argparse.ArgumentParser:
@@ -94,9 +72,9 @@ def build_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
         return sub
 
     up = command("up", _cmd_up, "start the sites and wait until they answer")
-    up.add_argument("--standby", type=_count, default=None, metavar="N",
+    up.add_argument("--standby", type=whole(0), default=None, metavar="N",
                     help="keep N warm standby containers per site for fast resets (0: none)")
-    up.add_argument("--timeout", type=_seconds, default=None, help="seconds to wait per site (default: per site)")
+    up.add_argument("--timeout", type=number(0, above=True), default=None, help="seconds to wait per site (default: per site)")
     up.add_argument("--no-wait", action="store_true", help="do not wait for the health URLs")
     up.add_argument("--configure", action="store_true", help="run `configure` once the sites answer")
 
@@ -104,7 +82,7 @@ def build_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     st.add_argument("--json", action="store_true", help="print JSON")
 
     cf = command("configure", _cmd_configure, "apply the one-time configuration (base URLs, password policy)")
-    cf.add_argument("--timeout", type=_seconds, default=None)
+    cf.add_argument("--timeout", type=number(0, above=True), default=None)
 
     lg = command("login", _cmd_login, "log in with a browser and save storage states")
     lg.add_argument("--auth-dir", default=".auth", help="folder for the storage states (default ./.auth)")
@@ -112,7 +90,7 @@ def build_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     lg.add_argument("--no-pairs", action="store_true", help="only single-site states")
 
     rs = command("reset", _cmd_reset, "recreate the sites from their configured images")
-    rs.add_argument("--timeout", type=_seconds, default=None)
+    rs.add_argument("--timeout", type=number(0, above=True), default=None)
 
     ev = command("env", _cmd_env, "print the WA_* exports the gym env reads")
     ev.add_argument("--auth-dir", default=".auth", help="storage state folder to export as WA_AUTH_DIR")
