@@ -138,7 +138,7 @@ class EpisodeResult:
         )
 
 
-#: The type of each :class:`StepRecord` field in a run file (None allowed where the field's default is None).
+#: The type of each :class:`StepRecord` field in a run file (null stands for the field's default).
 _TURN_FIELDS = {"output": str, "action": str, "error": str, "url": str, "observation": str, "reasoning": str,
                 "prompt_tokens": int, "completion_tokens": int, "screenshot": str}
 
@@ -159,8 +159,7 @@ def _turn(index: int, turn: Any) -> StepRecord:
             _check_optional(turn, name, kind)
     except ValueError as exc:
         raise ValueError(f"turn {index}: {exc}") from None
-    return StepRecord(**{k: (v if v is not None or k.endswith(("tokens", "screenshot")) else "")
-                         for k, v in turn.items() if k in _TURN_FIELDS})
+    return StepRecord(**{k: v for k, v in turn.items() if k in _TURN_FIELDS and v is not None})  # null: the default
 
 
 def _template(value: Any) -> int | None:
