@@ -42,6 +42,7 @@ from trainers.augment import entity_swaps
 from trainers.bc import train_bc
 from trainers.chat import ALL_ROLES, READ_ROLES, context_texts
 from trainers.config import LAYOUTS, TASK_SAMPLING, AgentArguments, BCConfig, MultiTurnGRPOConfig
+from trainers.cpu import set_cpu_threads
 from trainers.evaluation import evaluate_model, success_rate
 from trainers.grpo import train_grpo
 from trainers.induction import COPY_SPANS, copy_pretrain
@@ -202,11 +203,19 @@ def resolve_base_model(parser: argparse.ArgumentParser, args: argparse.Namespace
     return args
 
 
+def add_threads_argument(parser: argparse.ArgumentParser) -> None:
+    """``--threads``: how many CPU threads torch runs each op on (changes the speed, not the results)."""
+    parser.add_argument("--threads", type=whole(0), default=0,
+                        help="torch CPU threads (0: torch's default, one per core; fewer is faster on a machine "
+                             "whose cores other work keeps busy, see benchmarks/cpu_threads.py)")
+
+
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--output", default="runs/main", help="where demos, models, metrics and plots go")
     add_training_arguments(parser)
     parser.add_argument("--seed", type=whole(0), default=0)
+    add_threads_argument(parser)
     args = parser.parse_args(argv)
     check_families(parser, args)
     return resolve_base_model(parser, args, argv)
@@ -355,6 +364,7 @@ def main(argv: list[str] | None = None) -> None:
     transformers_logging.disable_progress_bar()  # the bars that matter are ours and the Trainer's
     warnings.filterwarnings("ignore", message=".*is_gradient_checkpointing.*", category=FutureWarning)  # TRL's call
     set_seed(args.seed)
+    set_cpu_threads(args.threads)
     base = checked_base_model(args)  # before anything is written, and minutes of demonstrations
     out = Path(args.output)
     out.mkdir(parents=True, exist_ok=True)

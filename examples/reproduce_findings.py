@@ -64,6 +64,7 @@ from transformers.utils import logging as transformers_logging
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from findings_report import ARMS, format_report, plot_findings, summarize  # noqa: E402
 from main_job import (  # noqa: E402
+    add_threads_argument,
     add_training_arguments,
     agent_settings,
     answer_na_results,
@@ -80,6 +81,7 @@ from main_job import (  # noqa: E402
 
 from trainers.bc import train_bc  # noqa: E402
 from trainers.config import AgentArguments  # noqa: E402
+from trainers.cpu import set_cpu_threads  # noqa: E402
 from trainers.evaluation import evaluate_model  # noqa: E402
 from trainers.grpo import train_grpo  # noqa: E402
 from trainers.metrics import METRICS_FILE, read_metrics  # noqa: E402
@@ -113,8 +115,7 @@ def parse_args(argv: list[str] | None = None, *, findings_defaults: bool = True)
     parser.add_argument("--scaling", nargs="+", type=whole(1), default=[3, 5, 10, 15],
                         help="interaction limits the BC+GRPO policy is evaluated with")
     parser.add_argument("--sampled-passes", type=whole(0), default=2, help="temperature-1 passes over the held-out tasks")
-    parser.add_argument("--threads", type=whole(0), default=0,
-                        help="torch CPU threads (0: torch's default; 1 is faster on a machine shared with other jobs)")
+    add_threads_argument(parser)
     parser.add_argument("--arms", nargs="+", choices=ARMS, default=list(ARMS),
                         help="the arms to train and evaluate (BC+GRPO trains BC first); a later run with more "
                              "arms into the same --output adds them")
@@ -424,10 +425,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     transformers_logging.disable_progress_bar()
     warnings.filterwarnings("ignore", message=".*is_gradient_checkpointing.*", category=FutureWarning)
     started = time.perf_counter()
-    if args.threads:
-        import torch
-
-        torch.set_num_threads(args.threads)
+    set_cpu_threads(args.threads)
     machine = machine_description()
     experiment = Experiment(args)
     sites = sorted({family_of(i, "test").name.split(".")[0] for i in experiment.test_ids})

@@ -2,11 +2,23 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from webarena_gym.sites import World, app_for
 from webarena_gym.sites.server import SiteServer
 from webarena_gym.sites.webapp import WORLD_COOKIE, WORLD_KEY, login_cookie
+
+
+def pytest_configure(config):
+    """torch on one CPU thread in the tests and the processes they start, unless ``OMP_NUM_THREADS`` says otherwise.
+
+    Its default, a thread per core, runs the training tests many times slower when another process
+    keeps a core busy (benchmarks/cpu_threads.py); a test's time should not hinge on what else runs.
+    Set before any test module imports torch, which reads it once.
+    """
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 
 @pytest.fixture

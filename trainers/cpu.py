@@ -1,0 +1,63 @@
+"""torch's CPU threads, and a warning when other work already holds the cores they would run on.
+
+torch runs each CPU op on all its intra-op threads (by default one per core) and waits for the
+slowest. When another process keeps one of those cores busy, every op waits for that thread's
+turn on it: ``benchmarks/cpu_threads.py`` measured a tiny model's train step 3x and its
+generation 5x slower with 2 threads than with 1 beside one busy core of 2, and 2 threads
+faster on the idle machine. The number of threads is therefore the user's choice
+(``--threads``), never picked from the machine's load, so that the same command runs the
+same way; :func:`set_cpu_threads` says when the default looks like the slow choice.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+
+import torch
+
+logger = logging.getLogger(__name__)
+
+
+def busy_cores(seconds: float = 0.25) -> float:
+    """How many cores other processes keep busy: measured over ``seconds`` from ``/proc/stat``, else the load average.
+
+    This process sleeps while it measures, so what is counted is the rest of the machine.
+    """
+    try:
+        before = _cpu_times()
+        time.sleep(seconds)
+        after = _cpu_times()
+    except (OSError, ValueError, IndexError):
+        return os.getloadavg()[0] if hasattr(os, "getloadavg") else 0.0
+    total, idle = (a - b for a, b in zip(after, before, strict=True))
+    return (os.cpu_count() or 1) * (total - idle) / total if total > 0 else 0.0
+
+
+def _cpu_times() -> tuple[int, int]:
+    """All and idle (idle + iowait) jiffies of the machine, from the first line of ``/proc/stat``."""
+    with open("/proc/stat", encoding="ascii") as stat:
+        fields = [int(value) for value in stat.readline().split()[1:]]
+    return sum(fields[:8]), fields[3] + fields[4]  # user..steal; guest time is already in user
+
+
+def set_cpu_threads(threads: int = 0) -> int:
+    """Run torch's CPU ops on ``threads`` threads (0: torch's default), warn if the default meets busy cores; the count.
+
+    The warning is for CPU training only: with CUDA the CPU threads do little.
+    """
+    if threads < 0:
+        raise ValueError(f"threads must be 0 (torch's default) or more, got {threads}")
+    if threads:
+        torch.set_num_threads(threads)
+    used = torch.get_num_threads()
+    if not threads and used > 1 and not torch.cuda.is_available():
+        cores = os.cpu_count() or used
+        busy = busy_cores()
+        if busy >= cores - used + 0.5:  # at least half of one of torch's cores is taken
+            logger.warning(
+                "Other processes keep %.1f of the %d cores busy, and torch runs each op on %d threads that wait "
+                "for each other: --threads %d is likely faster here (benchmarks/cpu_threads.py measures it).",
+                busy, cores, used, max(1, min(used - 1, round(cores - busy))))
+    return used
