@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from .arguments import whole
 from .backends import BACKENDS
 from .errors import ConfigurationError
 from .tasks.suites import SPLITS, SUITES
@@ -62,6 +63,9 @@ def add_eval_commands(commands: Any) -> None:
     run.add_argument("--env-workers", type=int, default=None,
                      help="env worker processes (default: one per core, at most one per episode in flight; "
                           "0: the envs stay in this process, stepped on threads)")
+    run.add_argument("--threads", type=whole(0), default=0,
+                     help="local model: torch CPU threads (0: torch's default, one per core; fewer is faster "
+                          "when other work keeps cores busy)")
     run.add_argument("--timeout", type=float, default=120.0, help="endpoint: seconds per request before a retry")
     run.add_argument("--retries", type=int, default=6, help="endpoint: retries on rate limits, timeouts, 5xx")
     run.add_argument("--backoff", type=float, default=1.0, help="endpoint: first retry delay in seconds (doubles)")
@@ -169,6 +173,7 @@ def _make_policy(args: argparse.Namespace) -> Any:
         raise ConfigurationError(f"No model directory at {args.model!r}: pass a saved model's folder or a hub id")
     if args.seed is not None:
         transformers.set_seed(args.seed)
+    importlib.import_module("trainers.cpu").set_cpu_threads(args.threads)
     try:
         return local.LocalModelPolicy.from_pretrained(args.model, max_new_tokens=args.max_tokens,
                                                       temperature=args.temperature, batch_size=args.episodes_in_flight)

@@ -9,6 +9,8 @@ import pytest
 pytest.importorskip("openai")
 pytest.importorskip("trl")
 
+import torch  # noqa: E402
+
 from webarena_gym.cli import main  # noqa: E402
 from webarena_gym.evaluation import read_run  # noqa: E402
 from webarena_gym.prompts import system_prompt  # noqa: E402
@@ -65,7 +67,12 @@ def test_a_served_model_and_the_same_model_loaded_locally_play_the_same_episodes
     with ChatServer(serve_model(tiny_model)) as server:
         assert main(["eval", "--endpoint", server.url, "--model", "tiny", "--out", str(served), *common]) == 0
         requests = len(server.requests)
-    assert main(["eval", "--model", str(tiny_model), "--out", str(local), *common]) == 0
+    threads = torch.get_num_threads()
+    try:  # torch's threads change its speed, not the episodes
+        assert main(["eval", "--model", str(tiny_model), "--out", str(local), "--threads", "2", *common]) == 0
+        assert torch.get_num_threads() == 2
+    finally:
+        torch.set_num_threads(threads)
     assert "all" in capsys.readouterr().out
     runs = [read_run(served, strict=True), read_run(local, strict=True)]
     assert runs[1].settings["model"] == str(tiny_model) and runs[1].settings["max_tokens"] == int(MAX_TOKENS)
