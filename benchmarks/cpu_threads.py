@@ -13,7 +13,7 @@ idle machine and beside ``--busy`` processes that spin on a core each (``python 
 started for the row and stopped after it). Every row runs in this one process, one after the
 other, on the same batches; a warm-up step precedes each row's timing.
 
-Run: ``.venv/bin/python benchmarks/cpu_threads.py [--steps 4] [--busy 1]``
+Run: ``.venv/bin/python benchmarks/cpu_threads.py [--steps 10] [--busy 1]``
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ from transformers.utils import logging as transformers_logging  # noqa: E402
 
 from trainers.policy import load_policy  # noqa: E402
 from trainers.tiny import TinyModelSpec, build_tiny_model, demonstration_texts  # noqa: E402
+from webarena_gym.arguments import whole  # noqa: E402
 from webarena_gym.demos import record_oracle_demonstrations  # noqa: E402
 from webarena_gym.tasks.embedded_suite import family_task_ids  # noqa: E402
 
@@ -43,13 +44,13 @@ ROWS, LENGTH, NEW_TOKENS = 8, 256, 32
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--steps", type=int, default=4, help="timed train steps and generations per row")
-    parser.add_argument("--busy", type=int, default=1, help="spinning processes beside the busy rows")
+    parser.add_argument("--steps", type=whole(1), default=10, help="timed train steps and generations per row")
+    parser.add_argument("--busy", type=whole(1), default=1, help="spinning processes beside the busy rows")
     return parser.parse_args(argv)
 
 
 @contextlib.contextmanager
-def busy_cores(count: int) -> Iterator[None]:
+def spinning(count: int) -> Iterator[None]:
     """``count`` processes that each keep a core busy while the block runs."""
     spinners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(count)]
     try:
@@ -101,7 +102,7 @@ def main() -> None:
             name = f"{threads} thread{'s' * (threads > 1)}, {f'{busy} core(s) busy' if busy else 'idle'}"
             print(f"measuring {name} ...", file=sys.stderr, flush=True)
             torch.set_num_threads(threads)
-            with busy_cores(busy) if busy else contextlib.nullcontext():
+            with spinning(busy) if busy else contextlib.nullcontext():
                 torch.manual_seed(0)
                 rows.append((name, measure(model, optimizer, batch, args.steps)))
     print(f"tiny model ({sum(p.numel() for p in model.parameters()):,} parameters), batch {ROWS} x {LENGTH} tokens, "
