@@ -204,7 +204,7 @@ def resolve_base_model(parser: argparse.ArgumentParser, args: argparse.Namespace
 
 
 def add_threads_argument(parser: argparse.ArgumentParser) -> None:
-    """``--threads``: how many CPU threads torch runs each op on (changes the speed, not the results)."""
+    """``--threads``: how many CPU threads torch runs each op on (how fast a run goes on a busy or idle machine)."""
     parser.add_argument("--threads", type=whole(0), default=0,
                         help="torch CPU threads (0: torch's default, one per core; fewer is faster on a machine "
                              "whose cores other work keeps busy, see benchmarks/cpu_threads.py)")
