@@ -2,9 +2,9 @@
 
 torch runs each CPU op on all its intra-op threads (by default one per core) and waits for the
 slowest. When another process keeps one of those cores busy, every op waits for that thread's
-turn on it: ``benchmarks/cpu_threads.py`` measured a tiny model's train step 3x and its
-generation 5x slower with 2 threads than with 1 beside one busy core of 2, and 2 threads
-faster on the idle machine. The number of threads is therefore the user's choice
+turn on it: beside one busy core of 2, ``benchmarks/cpu_threads.py`` measured a tiny model's
+train step 1.3-1.6x and its generation 2.8-2.9x slower on 2 threads than on 1, and 2 threads
+the faster on the idle machine. The number of threads is therefore the user's choice
 (``--threads``), never picked from the machine's load, so that the same command runs the
 same way; :func:`set_cpu_threads` says when the default looks like the slow choice.
 """
