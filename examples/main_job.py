@@ -42,7 +42,7 @@ from trainers.augment import entity_swaps
 from trainers.bc import train_bc
 from trainers.chat import ALL_ROLES, READ_ROLES, context_texts
 from trainers.config import LAYOUTS, TASK_SAMPLING, AgentArguments, BCConfig, MultiTurnGRPOConfig
-from trainers.cpu import set_cpu_threads
+from trainers.cpu import THREADS_HELP, set_cpu_threads
 from trainers.evaluation import evaluate_model, success_rate
 from trainers.grpo import train_grpo
 from trainers.induction import COPY_SPANS, copy_pretrain
@@ -205,9 +205,7 @@ def resolve_base_model(parser: argparse.ArgumentParser, args: argparse.Namespace
 
 def add_threads_argument(parser: argparse.ArgumentParser) -> None:
     """``--threads``: how many CPU threads torch runs each op on (how fast a run goes on a busy or idle machine)."""
-    parser.add_argument("--threads", type=whole(0), default=0,
-                        help="torch CPU threads (0: torch's default, one per core; fewer is faster on a machine "
-                             "whose cores other work keeps busy, see benchmarks/cpu_threads.py)")
+    parser.add_argument("--threads", type=whole(0), default=0, help=THREADS_HELP)
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:

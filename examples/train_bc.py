@@ -23,6 +23,7 @@ from transformers import HfArgumentParser
 
 from trainers.bc import load_demonstrations, train_bc
 from trainers.config import BCConfig
+from trainers.cpu import THREADS_HELP, set_cpu_threads
 from trainers.tiny import TinyModelSpec, build_tiny_model, demonstration_texts
 
 
@@ -31,11 +32,13 @@ class ModelArguments:
     model: str = field(default="tiny", metadata={"help": "Model directory or hub id; 'tiny' builds one offline."})
     tiny_hidden_size: int = field(default=96, metadata={"help": "Width of the tiny model (with --model tiny)."})
     tiny_layers: int = field(default=2, metadata={"help": "Blocks of the tiny model (with --model tiny)."})
+    threads: int = field(default=0, metadata={"help": THREADS_HELP})
 
 
 def main() -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
     model_args, config = HfArgumentParser((ModelArguments, BCConfig)).parse_args_into_dataclasses()
+    set_cpu_threads(model_args.threads)
     demos = load_demonstrations(config)
     model = model_args.model
     if model == "tiny":

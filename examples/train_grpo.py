@@ -26,17 +26,20 @@ from dataclasses import dataclass, field
 from transformers import HfArgumentParser
 
 from trainers.config import MultiTurnGRPOConfig
+from trainers.cpu import THREADS_HELP, set_cpu_threads
 from trainers.grpo import train_grpo
 
 
 @dataclass
 class ModelArguments:
     model: str = field(default="runs/bc", metadata={"help": "Starting policy: model directory or hub id."})
+    threads: int = field(default=0, metadata={"help": THREADS_HELP})
 
 
 def main() -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
     model_args, config = HfArgumentParser((ModelArguments, MultiTurnGRPOConfig)).parse_args_into_dataclasses()
+    set_cpu_threads(model_args.threads)
     trainer = train_grpo(config, model_args.model)
     if not trainer.is_world_process_zero():
         return

@@ -19,6 +19,10 @@ import torch
 
 logger = logging.getLogger(__name__)
 
+#: The help of the scripts' ``--threads``.
+THREADS_HELP = ("torch CPU threads (0: torch's default, one per core; fewer is faster on a machine whose cores "
+                "other work keeps busy, see benchmarks/cpu_threads.py)")
+
 
 def busy_cores(seconds: float = 0.25) -> float:
     """How many cores other processes keep busy: measured over ``seconds`` from ``/proc/stat``, else the load average.

@@ -1,0 +1,49 @@
+"""The README's stand-alone training scripts, run as a user runs them: demos, then
+``examples/train_bc.py``, then ``examples/train_grpo.py`` from the BC model."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from webarena_gym.cli import main as cli
+
+pytestmark = [pytest.mark.train, pytest.mark.slow]
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+ENV = {**os.environ, "TRL_EXPERIMENTAL_SILENCE": "1", "CUDA_VISIBLE_DEVICES": ""}
+
+
+def script(name: str, *argv: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(EXAMPLES / name), *argv], cwd=cwd, env=ENV, capture_output=True,
+                          text=True, stdin=subprocess.DEVNULL, timeout=1800)
+
+
+def test_bc_then_grpo_from_the_scripts(tmp_path):
+    assert cli(["demos", "--split", "train", "--limit", "6", "--out", str(tmp_path / "demos.jsonl")]) == 0
+    bc = script("train_bc.py", "--model", "tiny", "--demonstrations", "demos.jsonl", "--output_dir", "bc",
+                "--num_train_epochs", "1", "--max_turns", "3", "--report_to", "none", "--threads", "1", cwd=tmp_path)
+    assert bc.returncode == 0, bc.stderr[-3000:]
+    assert "model saved to bc" in bc.stdout
+    grpo = script("train_grpo.py", "--model", "bc", "--output_dir", "grpo", "--max_steps", "1", "--num_generations",
+                  "2", "--per_device_train_batch_size", "4", "--task_ids", "1000", "1001", "--max_turns", "3",
+                  "--max_completion_length", "16", "--report_to", "none", "--threads", "1", cwd=tmp_path)
+    assert grpo.returncode == 0, grpo.stderr[-3000:]
+    assert "GRPO: 1 steps, rollout reward" in grpo.stdout and "model saved to grpo" in grpo.stdout
+    for stage in ("bc", "grpo"):
+        assert {"config.json", "model.safetensors", "tokenizer.json", "metrics.jsonl", "training_dynamics.png"} <= \
+            {path.name for path in (tmp_path / stage).iterdir()}
+    steps = [json.loads(line) for line in (tmp_path / "grpo" / "metrics.jsonl").read_text().splitlines()]
+    assert any("rollout/reward" in step for step in steps)
+
+
+def test_a_negative_thread_count_is_refused_before_any_training(tmp_path):
+    refused = script("train_grpo.py", "--model", "bc", "--output_dir", "grpo", "--threads", "-1", cwd=tmp_path)
+    assert refused.returncode != 0
+    assert "threads must be 0 (torch's default) or more, got -1" in refused.stderr
+    assert not (tmp_path / "grpo").exists()
