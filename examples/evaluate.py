@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from transformers import HfArgumentParser, set_seed
 
 from trainers.config import AgentArguments
+from trainers.cpu import THREADS_HELP, set_cpu_threads
 from trainers.evaluation import evaluate_model
 from trainers.policy import load_policy
 from webarena_gym.evaluation import format_success_table, write_results
@@ -34,6 +35,7 @@ class EvaluationArguments:
     trajectories: str | None = field(default=None, metadata={"help": "Write every episode here (JSONL; "
                                                                       "with several models, one file each)."})
     seed: int = field(default=0, metadata={"help": "Seed of sampling."})
+    threads: int = field(default=0, metadata={"help": THREADS_HELP})
 
 
 def main() -> None:
@@ -42,6 +44,7 @@ def main() -> None:
     parser.set_defaults(split="test", max_turns=30)  # WebArena-Lite's evaluation setting
     args, agent = parser.parse_args_into_dataclasses()
     agent.validate_agent()
+    set_cpu_threads(args.threads)
     columns = {}
     for index, path in enumerate(args.model):
         set_seed(args.seed)

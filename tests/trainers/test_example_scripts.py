@@ -1,5 +1,6 @@
-"""The README's stand-alone training scripts, run as a user runs them: demos, then
-``examples/train_bc.py``, then ``examples/train_grpo.py`` from the BC model."""
+"""The README's stand-alone scripts, run as a user runs them: demos, then ``examples/train_bc.py``,
+``examples/train_grpo.py`` from the BC model, ``examples/evaluate.py`` of both; and
+``examples/compressed_history.py``."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ def script(name: str, *argv: str, cwd: Path) -> subprocess.CompletedProcess:
                           text=True, stdin=subprocess.DEVNULL, timeout=1800)
 
 
-def test_bc_then_grpo_from_the_scripts(tmp_path):
+def test_bc_then_grpo_then_evaluation_from_the_scripts(tmp_path):
     assert cli(["demos", "--split", "train", "--limit", "6", "--out", str(tmp_path / "demos.jsonl")]) == 0
     bc = script("train_bc.py", "--model", "tiny", "--demonstrations", "demos.jsonl", "--output_dir", "bc",
                 "--num_train_epochs", "1", "--max_turns", "3", "--report_to", "none", "--threads", "1", cwd=tmp_path)
@@ -40,6 +41,22 @@ def test_bc_then_grpo_from_the_scripts(tmp_path):
             {path.name for path in (tmp_path / stage).iterdir()}
     steps = [json.loads(line) for line in (tmp_path / "grpo" / "metrics.jsonl").read_text().splitlines()]
     assert any("rollout/reward" in step for step in steps)
+    evaluated = script("evaluate.py", "--model", "bc", "grpo", "--task_ids", "0", "1", "--max_turns", "2",
+                       "--max_new_tokens", "16", "--trajectories", "test.jsonl", "--threads", "1", cwd=tmp_path)
+    assert evaluated.returncode == 0, evaluated.stderr[-3000:]
+    assert "Success rate, embedded test split, at most 2 interactions:" in evaluated.stdout
+    header = next(line for line in evaluated.stdout.splitlines() if line.startswith("site"))
+    assert header.split()[1:] == ["bc", "grpo"]
+    for index in (0, 1):  # one trajectory file per model, an episode per task
+        episodes = [json.loads(line) for line in (tmp_path / f"test.{index}.jsonl").read_text().splitlines()]
+        assert sorted(episode["task_id"] for episode in episodes) == [0, 1]
+
+
+def test_the_compressed_history_script_prints_the_context_it_builds(tmp_path):
+    shown = script("compressed_history.py", "--task-id", "0", "--keep-last", "1", cwd=tmp_path)
+    assert shown.returncode == 0, shown.stderr[-3000:]
+    assert shown.stdout.startswith("turn 1: ") and "context" in shown.stdout.splitlines()[0]
+    assert "--- system ---" in shown.stdout and "--- user ---" in shown.stdout
 
 
 def test_a_negative_thread_count_is_refused_before_any_training(tmp_path):
