@@ -20,11 +20,9 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -32,6 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import torch  # noqa: E402
 from transformers.utils import logging as transformers_logging  # noqa: E402
 
+from trainers.cpu import spinning_processes  # noqa: E402
 from trainers.policy import load_policy  # noqa: E402
 from trainers.tiny import TinyModelSpec, build_tiny_model, demonstration_texts  # noqa: E402
 from webarena_gym.arguments import whole  # noqa: E402
@@ -47,19 +46,6 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--steps", type=whole(1), default=10, help="timed train steps and generations per row")
     parser.add_argument("--busy", type=whole(1), default=1, help="spinning processes beside the busy rows")
     return parser.parse_args(argv)
-
-
-@contextlib.contextmanager
-def spinning(count: int) -> Iterator[None]:
-    """``count`` processes that each keep a core busy while the block runs."""
-    spinners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(count)]
-    try:
-        time.sleep(0.5)  # let the scheduler place them
-        yield
-    finally:
-        for spinner in spinners:
-            spinner.kill()
-            spinner.wait()
 
 
 def measure(model, optimizer, batch: torch.Tensor, steps: int) -> dict[str, float]:
@@ -102,7 +88,7 @@ def main() -> None:
             name = f"{threads} thread{'s' * (threads > 1)}, {f'{busy} core(s) busy' if busy else 'idle'}"
             print(f"measuring {name} ...", file=sys.stderr, flush=True)
             torch.set_num_threads(threads)
-            with spinning(busy) if busy else contextlib.nullcontext():
+            with spinning_processes(busy) if busy else contextlib.nullcontext():
                 torch.manual_seed(0)
                 rows.append((name, measure(model, optimizer, batch, args.steps)))
     print(f"tiny model ({sum(p.numel() for p in model.parameters()):,} parameters), batch {ROWS} x {LENGTH} tokens, "

@@ -11,9 +11,13 @@ same way; :func:`set_cpu_threads` says when the default looks like the slow choi
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
+import subprocess
+import sys
 import time
+from collections.abc import Iterator
 
 import torch
 
@@ -65,3 +69,23 @@ def set_cpu_threads(threads: int = 0) -> int:
                 "for each other: --threads %d is likely faster here (benchmarks/cpu_threads.py measures it).",
                 busy, cores, used, max(1, min(used - 1, round(cores - busy))))
     return used
+
+
+@contextlib.contextmanager
+def spinning_processes(count: int) -> Iterator[None]:
+    """``count`` processes that each keep a core busy, all spinning before the block starts (for measuring).
+
+    What ``benchmarks/cpu_threads.py`` runs torch beside, and what the tests show :func:`busy_cores` and
+    the warning of :func:`set_cpu_threads` with.
+    """
+    spinners = [subprocess.Popen([sys.executable, "-c", "print(flush=True)\nwhile True: pass"], stdout=subprocess.PIPE)
+                for _ in range(count)]
+    try:
+        for spinner in spinners:
+            spinner.stdout.readline()  # the interpreter is up and about to spin
+        time.sleep(0.2)  # let the scheduler place them
+        yield
+    finally:
+        for spinner in spinners:
+            spinner.kill()
+            spinner.wait()

@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import os
-import subprocess
-import sys
-import time
 
 import pytest
 import torch
 
-from trainers.cpu import busy_cores, set_cpu_threads
+from trainers.cpu import busy_cores, set_cpu_threads, spinning_processes
 
 
 @pytest.fixture(autouse=True)
@@ -20,22 +16,6 @@ def restore_threads():
     threads = torch.get_num_threads()
     yield
     torch.set_num_threads(threads)
-
-
-@contextlib.contextmanager
-def spinning(count: int):
-    """``count`` processes that keep a core busy each, running before the block starts."""
-    spinners = [subprocess.Popen([sys.executable, "-c", "print(flush=True)\nwhile True: pass"], stdout=subprocess.PIPE)
-                for _ in range(count)]
-    try:
-        for spinner in spinners:
-            spinner.stdout.readline()  # started: the interpreter is up and about to spin
-        time.sleep(0.2)
-        yield
-    finally:
-        for spinner in spinners:
-            spinner.kill()
-            spinner.wait()
 
 
 def test_threads_are_set_and_their_count_returned():
@@ -51,7 +31,7 @@ def test_a_negative_count_is_refused():
 
 def test_spinning_processes_count_as_busy_cores():
     cores = os.cpu_count() or 1
-    with spinning(cores):
+    with spinning_processes(cores):
         busy = busy_cores()
     assert cores / 2 <= busy <= cores + 1e-9
 
@@ -59,7 +39,7 @@ def test_spinning_processes_count_as_busy_cores():
 @pytest.mark.skipif(torch.cuda.is_available(), reason="the warning is for CPU training")
 def test_the_default_threads_beside_busy_cores_warn_and_an_explicit_count_does_not(caplog):
     torch.set_num_threads(2)
-    with spinning(os.cpu_count() or 1), caplog.at_level(logging.WARNING, logger="trainers.cpu"):
+    with spinning_processes(os.cpu_count() or 1), caplog.at_level(logging.WARNING, logger="trainers.cpu"):
         set_cpu_threads(0)
         assert "--threads 1 is likely faster here" in caplog.text
         assert "torch runs each op on 2 threads" in caplog.text
