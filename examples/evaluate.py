@@ -17,12 +17,13 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 
-from transformers import HfArgumentParser, set_seed
+from transformers import set_seed
 
 from trainers.config import AgentArguments
 from trainers.cpu import THREADS_HELP, set_cpu_threads
 from trainers.evaluation import evaluate_model
-from trainers.policy import load_policy
+from trainers.policy import check_pretrained, load_policy
+from trainers.script_arguments import parse_script_arguments, run_script
 from webarena_gym.evaluation import format_success_table, write_results
 
 
@@ -38,13 +39,17 @@ class EvaluationArguments:
     threads: int = field(default=0, metadata={"help": THREADS_HELP})
 
 
-def main() -> None:
-    logging.basicConfig(level=logging.WARNING)
-    parser = HfArgumentParser((EvaluationArguments, AgentArguments))
-    parser.set_defaults(split="test", max_turns=30)  # WebArena-Lite's evaluation setting
-    args, agent = parser.parse_args_into_dataclasses()
+def check(args: EvaluationArguments, agent: AgentArguments) -> None:
     agent.validate_agent()
     set_cpu_threads(args.threads)
+    for path in args.model:  # every model, before the first is evaluated
+        check_pretrained(path)
+
+
+def main() -> None:
+    logging.basicConfig(level=logging.WARNING)
+    args, agent = parse_script_arguments((EvaluationArguments, AgentArguments), check=check,
+                                         defaults={"split": "test", "max_turns": 30})  # WebArena-Lite's setting
     columns = {}
     for index, path in enumerate(args.model):
         set_seed(args.seed)
@@ -60,4 +65,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

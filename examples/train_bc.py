@@ -19,11 +19,11 @@ import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from transformers import HfArgumentParser
-
 from trainers.bc import load_demonstrations, train_bc
 from trainers.config import BCConfig
 from trainers.cpu import THREADS_HELP, set_cpu_threads
+from trainers.policy import check_pretrained
+from trainers.script_arguments import parse_script_arguments, run_script
 from trainers.tiny import TinyModelSpec, build_tiny_model, demonstration_texts
 
 
@@ -35,10 +35,15 @@ class ModelArguments:
     threads: int = field(default=0, metadata={"help": THREADS_HELP})
 
 
+def check(model_args: ModelArguments, config: BCConfig) -> None:
+    set_cpu_threads(model_args.threads)
+    if model_args.model != "tiny":
+        check_pretrained(model_args.model)
+
+
 def main() -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
-    model_args, config = HfArgumentParser((ModelArguments, BCConfig)).parse_args_into_dataclasses()
-    set_cpu_threads(model_args.threads)
+    model_args, config = parse_script_arguments((ModelArguments, BCConfig), check=check)
     demos = load_demonstrations(config)
     model = model_args.model
     if model == "tiny":
@@ -57,4 +62,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

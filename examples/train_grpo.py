@@ -23,11 +23,11 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 
-from transformers import HfArgumentParser
-
 from trainers.config import MultiTurnGRPOConfig
 from trainers.cpu import THREADS_HELP, set_cpu_threads
 from trainers.grpo import train_grpo
+from trainers.policy import check_pretrained
+from trainers.script_arguments import parse_script_arguments, run_script
 
 
 @dataclass
@@ -36,10 +36,14 @@ class ModelArguments:
     threads: int = field(default=0, metadata={"help": THREADS_HELP})
 
 
+def check(model_args: ModelArguments, config: MultiTurnGRPOConfig) -> None:
+    set_cpu_threads(model_args.threads)
+    check_pretrained(model_args.model)
+
+
 def main() -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
-    model_args, config = HfArgumentParser((ModelArguments, MultiTurnGRPOConfig)).parse_args_into_dataclasses()
-    set_cpu_threads(model_args.threads)
+    model_args, config = parse_script_arguments((ModelArguments, MultiTurnGRPOConfig), check=check)
     trainer = train_grpo(config, model_args.model)
     if not trainer.is_world_process_zero():
         return
@@ -50,4 +54,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

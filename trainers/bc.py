@@ -18,6 +18,7 @@ from transformers import set_seed
 from trl import SFTTrainer
 
 from webarena_gym.demos import Demonstration, read_demonstrations
+from webarena_gym.errors import ConfigurationError
 
 from .augment import entity_swaps
 from .chat import demonstration_rows, require_chat_template
@@ -31,7 +32,7 @@ logger = logging.getLogger(__name__)
 def load_demonstrations(args: BCConfig) -> list[Demonstration]:
     """The demonstrations of ``args.demonstrations`` that BC should imitate (successful, on the chosen tasks)."""
     if not args.demonstrations:
-        raise ValueError(
+        raise ConfigurationError(
             "BCConfig.demonstrations is not set. Record expert episodes with "
             "`webarena-gym demos --split train --out demos.jsonl` and pass demonstrations='demos.jsonl'."
         )
@@ -39,7 +40,7 @@ def load_demonstrations(args: BCConfig) -> list[Demonstration]:
     wanted = set(args.task_ids) if args.task_ids is not None else None
     kept = [d for d in demos if d.reward >= args.min_demo_reward and (wanted is None or d.task_id in wanted)]
     if not kept:
-        raise ValueError(
+        raise ConfigurationError(
             f"No demonstration in {args.demonstrations} has reward >= {args.min_demo_reward}"
             + (f" on task ids {sorted(wanted)[:10]}" if wanted else "")
             + f" ({len(demos)} read)."

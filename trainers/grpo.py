@@ -39,6 +39,7 @@ from trl.models.utils import disable_gradient_checkpointing
 from trl.trainer.utils import use_adapter
 
 from webarena_gym.demos import Demonstration, read_demonstrations
+from webarena_gym.errors import ConfigurationError
 
 from .chat import require_chat_template
 from .config import MultiTurnGRPOConfig
@@ -313,12 +314,12 @@ def replay_demonstrations(args: MultiTurnGRPOConfig,
         return None
     if demonstrations is None:
         if not args.bc_replay_demonstrations:
-            raise ValueError("bc_replay_coef > 0 needs demonstrations: set bc_replay_demonstrations to a JSONL file "
+            raise ConfigurationError("bc_replay_coef > 0 needs demonstrations: set bc_replay_demonstrations to a JSONL file "
                              "(`webarena-gym demos`) or pass demonstrations= to the trainer.")
         demonstrations = [d for d in read_demonstrations(args.bc_replay_demonstrations, strict=True).demonstrations
                           if d.reward >= 1.0]
     if not demonstrations:
-        raise ValueError("bc_replay_coef > 0 needs at least one successful demonstration to replay; none was given.")
+        raise ConfigurationError("bc_replay_coef > 0 needs at least one successful demonstration to replay; none was given.")
     return list(demonstrations)
 
 

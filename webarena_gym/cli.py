@@ -21,7 +21,7 @@ import time
 from collections.abc import Sequence
 
 from .backends import BACKENDS
-from .errors import ConfigurationError, WebArenaGymError
+from .errors import ConfigurationError, user_error_message
 from .tasks.suites import SPLITS, SUITES
 
 
@@ -34,16 +34,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         return int(args.handler(args) or 0)
-    except WebArenaGymError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
-    except OSError as exc:
-        if exc.filename is None:  # not a file the user named: a defect to show in full
-            raise
-        print(f"error: {exc.filename}: {exc.strerror or exc}", file=sys.stderr)
-        return 1
     except KeyboardInterrupt:
         return 130
+    except Exception as exc:
+        message = user_error_message(exc)
+        if message is None:  # a defect, to show in full
+            raise
+        print(f"error: {message}", file=sys.stderr)
+        return 1
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -63,3 +63,13 @@ class InvalidActionError(WebArenaGymError, ValueError):
 
 class EnvWorkerError(InfrastructureError):
     """An env worker process died or failed to start; its envs and their episodes are lost."""
+
+
+def user_error_message(exc: BaseException) -> str | None:
+    """The one-line message of a fault the user must fix: a webarena-gym error, or a file they named
+    that the system refused. ``None`` for anything else, a defect whose traceback should show."""
+    if isinstance(exc, WebArenaGymError):
+        return str(exc)
+    if isinstance(exc, OSError) and exc.filename is not None:
+        return f"{exc.filename}: {exc.strerror or exc}"
+    return None

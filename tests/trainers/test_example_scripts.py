@@ -50,6 +50,9 @@ def test_bc_then_grpo_then_evaluation_from_the_scripts(tmp_path):
     for index in (0, 1):  # one trajectory file per model, an episode per task
         episodes = [json.loads(line) for line in (tmp_path / f"test.{index}.jsonl").read_text().splitlines()]
         assert sorted(episode["task_id"] for episode in episodes) == [0, 1]
+    unknown = script("evaluate.py", "--model", "bc", "--task_ids", "99999", "--threads", "1", cwd=tmp_path)
+    assert unknown.returncode == 1 and "Traceback" not in unknown.stderr
+    assert unknown.stderr.splitlines()[-1].startswith("error: ") and "99999" in unknown.stderr
 
 
 def test_the_compressed_history_script_prints_the_context_it_builds(tmp_path):
@@ -59,8 +62,18 @@ def test_the_compressed_history_script_prints_the_context_it_builds(tmp_path):
     assert "--- system ---" in shown.stdout and "--- user ---" in shown.stdout
 
 
-def test_a_negative_thread_count_is_refused_before_any_training(tmp_path):
-    refused = script("train_grpo.py", "--model", "bc", "--output_dir", "grpo", "--threads", "-1", cwd=tmp_path)
-    assert refused.returncode != 0
-    assert "threads must be 0 (torch's default) or more, got -1" in refused.stderr
-    assert not (tmp_path / "grpo").exists()
+@pytest.mark.parametrize(("argv", "status", "message"), [
+    (["train_grpo.py", "--model", "bc", "--output_dir", "out", "--threads", "-1"], 2,
+     "train_grpo.py: error: threads must be 0 (torch's default) or more, got -1"),
+    (["train_grpo.py", "--model", "./absent", "--output_dir", "out"], 2,
+     "train_grpo.py: error: there is no model directory './absent'"),
+    (["train_bc.py", "--output_dir", "out", "--epochs", "2"], 2, "train_bc.py: error: unrecognized arguments: --epochs 2"),
+    (["train_bc.py", "--output_dir", "out"], 1, "error: BCConfig.demonstrations is not set."),
+    (["evaluate.py", "--model", "./absent", "--task_ids", "0"], 2, "evaluate.py: error: there is no model directory"),
+])
+def test_bad_input_ends_a_script_with_its_message_before_anything_is_written(tmp_path, argv, status, message):
+    refused = script(*argv, cwd=tmp_path)
+    assert refused.returncode == status, refused.stderr[-3000:]
+    assert message in refused.stderr and "Traceback" not in refused.stderr
+    assert len(refused.stderr.splitlines()) <= 3  # the message, not the usage of every trainer flag
+    assert not (tmp_path / "out").exists()
