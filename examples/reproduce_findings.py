@@ -425,14 +425,15 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     transformers_logging.disable_progress_bar()
     warnings.filterwarnings("ignore", message=".*is_gradient_checkpointing.*", category=FutureWarning)
     started = time.perf_counter()
-    set_cpu_threads(args.threads)
+    fans_out = args.jobs > 1 and len(args.seeds) > 1
+    set_cpu_threads(args.threads or int(fans_out))  # a parent that only waits and reports needs one thread
     machine = machine_description()
     experiment = Experiment(args)
     sites = sorted({family_of(i, "test").name.split(".")[0] for i in experiment.test_ids})
     print(f"{len(experiment.demos)} demonstrations on {len(experiment.train_ids)} train tasks; "
           f"{len(experiment.test_ids)} held-out test tasks on {len(sites)} sites ({', '.join(sites)}); "
           f"seeds {args.seeds}")
-    if args.jobs > 1 and len(args.seeds) > 1:
+    if fans_out:
         run_seed_processes(argv if argv is not None else sys.argv[1:], args, experiment.out)
     seeds = {}
     for seed in args.seeds:  # each seed's pieces already on disk when its process ran them
