@@ -91,6 +91,19 @@ def test_unknown_task_id_lists_valid_ids(env):
         gym.make("WebArenaLite-v0", suite="embedded", task_ids=[[0]])
 
 
+def test_a_reset_option_the_env_does_not_read_is_warned_about_with_the_likely_key(env):
+    with pytest.warns(UserWarning, match=r"reset option 'task-id' is not read by WebArenaEnv.*did you mean 'task_id'\?"):
+        _, info = env.reset(seed=5, options={"task-id": 3})
+    assert info["task_id"] != 3 and info["task_id"] == env.reset(seed=5)[1]["task_id"]  # a seeded draw, not 3
+    with pytest.warns(UserWarning, match=r"reset options 'level', 7 are not read by WebArenaEnv, which reads "
+                                         r"'task_id' and 'keep_task'\.$"):
+        env.reset(options={"level": 1, 7: "x"})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        env.reset(options={"task_id": 3, "keep_task": True})  # the keys it reads: no warning
+        env.reset(options={})
+
+
 def test_a_first_reset_or_step_that_raises_loses_nothing():
     """A made env whose first reset names no task, or that steps before any reset, works once reset properly
     (gymnasium's passive checker wrapper, which broke it for good, is off for these ids)."""

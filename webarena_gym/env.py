@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import base64
 import copy
+import difflib
 import logging
 import math
 import time
@@ -37,6 +38,9 @@ logger = logging.getLogger(__name__)
 
 #: Step limits used by WebAgent-R1: 15 interactions in training, 30 in evaluation.
 DEFAULT_MAX_STEPS = 15
+#: The keys of ``reset(options=...)`` the env reads; others are warned about, never an error, since
+#: RL libraries may pass keys of their own.
+RESET_OPTIONS = ("task_id", "keep_task")
 _embedded_default_announced = False
 
 
@@ -209,6 +213,8 @@ class WebArenaEnv(gym.Env[str, str]):
         if options is not None:
             self._kept_task_id = None
         options = options or {}
+        if unread := [key for key in options if key not in RESET_OPTIONS]:
+            warnings.warn(_unread_options_message(unread), UserWarning, stacklevel=2)
         if "task_id" in options and options["task_id"] is not None:
             task = _task_by_id(self.tasks_by_id, options["task_id"])
             if task is None:
@@ -468,6 +474,17 @@ def _task_by_id(tasks_by_id: dict[Any, Task], task_id: Any) -> Task | None:
         return tasks_by_id.get(task_id)
     except TypeError:
         return None
+
+
+def _unread_options_message(keys: list[Any]) -> str:
+    """What a reset option the env does not read means, with the read key a typo was likely meant as."""
+    guesses = [close[0] for key in keys if isinstance(key, str)
+               for close in [difflib.get_close_matches(key.replace("-", "_").lower(), RESET_OPTIONS, n=1)] if close]
+    hint = f"; did you mean {' or '.join(map(repr, dict.fromkeys(guesses)))}?" if guesses else "."
+    shown = ", ".join(f"{key!r:.60}" for key in keys[:5]) + (", ..." if len(keys) > 5 else "")
+    verb = "are" if len(keys) > 1 else "is"
+    return (f"reset option{'s' if len(keys) > 1 else ''} {shown} {verb} not read by WebArenaEnv, which reads {RESET_OPTIONS[0]!r} and "
+            f"{RESET_OPTIONS[1]!r}{hint}")
 
 
 def _unknown_task_message(task_id: Any, tasks: list[Task], suite: str, split: str) -> str:
