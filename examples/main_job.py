@@ -304,8 +304,14 @@ def solvable_demonstrations(families: list[str], max_turns: int, *, progress: bo
     train = family_task_ids("train", families)
     if not train:
         raise SystemExit(f"No train task belongs to the families {families}; see `webarena-gym tasks stats`.")
-    return [d for d in record_oracle_demonstrations("train", task_ids=train, progress=progress)
-            if len(d.turns) <= max_turns]
+    recorded = list(record_oracle_demonstrations("train", task_ids=train, progress=progress))
+    solvable = [d for d in recorded if len(d.turns) <= max_turns]
+    if not solvable:
+        shortest = min((len(d.turns) for d in recorded), default=None)
+        raise SystemExit(f"The oracle solves none of the {len(train)} train tasks of these families within --max-turns "
+                         f"{max_turns}" + (f" (its shortest episode takes {shortest} interactions)" if shortest else "")
+                         + ": raise --max-turns or choose other --families.")
+    return solvable
 
 
 def select_tasks(families: list[str], max_turns: int, per_family: int = 0) -> tuple[list[int], list[int], list]:

@@ -147,6 +147,14 @@ def test_options_that_cannot_work_are_usage_errors_before_anything_trains(argv, 
     assert exited.value.code == 2 and named in capsys.readouterr().err
 
 
+def test_families_the_oracle_cannot_solve_within_the_limit_stop_the_run_before_any_model(tmp_path):
+    script = load_example("main_job")
+    with pytest.raises(SystemExit, match=r"The oracle solves none of the 8 train tasks of these families within "
+                                         r"--max-turns 2 \(its shortest episode takes 3 interactions\): raise"):
+        script.main(["--families", "shopping_admin.preview_theme", "--max-turns", "2", "--output", str(tmp_path)])
+    assert list(tmp_path.iterdir()) == []  # no demonstrations file, no tiny model
+
+
 def test_a_negative_count_of_random_span_steps_stops_naming_the_option(tmp_path):
     script = load_example("main_job")
     args = script.parse_args([])
