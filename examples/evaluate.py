@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 from transformers import set_seed
 
+from trainers.agent_record import agent_settings_of, warn_about_agent_settings
 from trainers.config import AgentArguments
 from trainers.cpu import THREADS_HELP, set_cpu_threads
 from trainers.evaluation import evaluate_model
@@ -44,6 +45,7 @@ def check(args: EvaluationArguments, agent: AgentArguments) -> None:
     set_cpu_threads(args.threads)
     for path in args.model:  # every model, before the first is evaluated
         check_pretrained(path)
+        warn_about_agent_settings(path, agent_settings_of(agent))
 
 
 def main() -> None:

@@ -41,6 +41,7 @@ from trl.trainer.utils import use_adapter
 from webarena_gym.demos import Demonstration, read_demonstrations
 from webarena_gym.errors import ConfigurationError
 
+from .agent_record import agent_settings_of, warn_about_agent_settings
 from .chat import require_chat_template
 from .config import MultiTurnGRPOConfig
 from .curriculum import FamilyLearnability, LearnableTaskSampler
@@ -101,6 +102,8 @@ class MultiTurnGRPOTrainer(GRPOTrainer):
     ):
         if not isinstance(args, MultiTurnGRPOConfig):
             raise TypeError(f"args must be a MultiTurnGRPOConfig, got {type(args).__name__}.")
+        if isinstance(model, str):  # a model BC or GRPO saved says how it was prompted
+            warn_about_agent_settings(model, agent_settings_of(args))
         if processing_class is None and isinstance(model, str):
             processing_class = load_tokenizer(model)
         replayed = replay_demonstrations(args, demonstrations)  # before envs are started: a bad file fails first

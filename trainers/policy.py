@@ -190,12 +190,16 @@ class LocalModelPolicy:
 
 
 def save_policy(trainer: Any, output_dir: str) -> bool:
-    """Save a plain model directory (a LoRA adapter merged into the weights) with its tokenizer.
+    """Save a plain model directory (a LoRA adapter merged into the weights) with its tokenizer and the
+    agent settings it was trained with (``agent_settings.json``).
 
     Under ``accelerate launch`` every process calls this, and only the main one writes (the
     others would write the same files at the same time); all wait until it has. Returns
     whether this process wrote the directory.
     """
+    from .agent_record import write_agent_settings
+    from .config import AgentArguments
+
     accelerator = trainer.accelerator
     accelerator.wait_for_everyone()
     writes = accelerator.is_main_process
@@ -205,5 +209,7 @@ def save_policy(trainer: Any, output_dir: str) -> bool:
             model = model.merge_and_unload()
         model.save_pretrained(output_dir)
         trainer.processing_class.save_pretrained(output_dir)
+        if isinstance(trainer.args, AgentArguments):
+            write_agent_settings(trainer.args, output_dir)
     accelerator.wait_for_everyone()
     return writes

@@ -174,6 +174,11 @@ def _make_policy(args: argparse.Namespace) -> Any:
     if args.seed is not None:
         transformers.set_seed(args.seed)
     importlib.import_module("trainers.cpu").set_cpu_threads(args.threads)
+    importlib.import_module("trainers.agent_record").warn_about_agent_settings(
+        args.model, {"max_observation_chars": args.max_observation_chars, "thinking": args.thinking,
+                     "keep_last_observations": args.keep_last, "task_after_page": args.task_after_page},
+        flags={"max_observation_chars": "--max-observation-chars", "keep_last_observations": "--keep-last",
+               "task_after_page": "--task-after-page"})
     try:
         return local.LocalModelPolicy.from_pretrained(args.model, max_new_tokens=args.max_tokens,
                                                       temperature=args.temperature, batch_size=args.episodes_in_flight)

@@ -99,3 +99,28 @@ def test_a_local_model_that_cannot_be_loaded_fails_clearly(tmp_path, capsys):
                  "--out", str(tmp_path / "run.jsonl")]) == 1
     assert "Could not load the model" in capsys.readouterr().err
     assert not (tmp_path / "run.jsonl").exists()  # nothing written for a run that never started
+
+
+def test_a_local_model_evaluated_with_other_prompt_settings_than_it_was_trained_with_is_warned_about(
+        tiny_model, tmp_path, caplog):
+    import shutil
+
+    from trainers.agent_record import write_agent_settings
+    from trainers.config import AgentArguments
+
+    trained = shutil.copytree(tiny_model, tmp_path / "trained")
+    write_agent_settings(AgentArguments(max_observation_chars=2000, keep_last_observations=1), trained)
+    common = ["eval", "--model", str(trained), "--task-ids", "0", "--max-steps", "1", "--max-tokens", MAX_TOKENS,
+              "--no-progress", "--threads", "1"]
+    with caplog.at_level("WARNING", logger="trainers.agent_record"):
+        assert main([*common, "--out", str(tmp_path / "other.jsonl"), "--max-observation-chars", "3000"]) == 0
+    assert [message.split(", so")[0].split(" was ")[1] for message in caplog.messages] == [
+        "trained with max_observation_chars=2000 and this run uses 3000",
+        "trained with keep_last_observations=1 and this run uses 0"]
+    assert "(pass --max-observation-chars 2000 to repeat them)" in caplog.messages[0]
+    assert "(pass --keep-last 1 to repeat them)" in caplog.messages[1]
+    caplog.clear()
+    with caplog.at_level("WARNING", logger="trainers.agent_record"):
+        assert main([*common, "--out", str(tmp_path / "same.jsonl"), "--max-observation-chars", "2000",
+                     "--keep-last", "1"]) == 0
+    assert caplog.messages == []

@@ -35,10 +35,13 @@ def test_bc_then_grpo_then_evaluation_from_the_scripts(tmp_path):
                   "2", "--per_device_train_batch_size", "4", "--task_ids", "1000", "1001", "--max_turns", "3",
                   "--max_completion_length", "16", "--report_to", "none", "--threads", "1", cwd=tmp_path)
     assert grpo.returncode == 0, grpo.stderr[-3000:]
+    assert "was trained with" not in grpo.stderr  # the BC model's recorded settings are the run's
     assert "GRPO: 1 steps, rollout reward" in grpo.stdout and "model saved to grpo" in grpo.stdout
     for stage in ("bc", "grpo"):
         assert {"config.json", "model.safetensors", "tokenizer.json", "metrics.jsonl", "training_dynamics.png"} <= \
             {path.name for path in (tmp_path / stage).iterdir()}
+        recorded = json.loads((tmp_path / stage / "agent_settings.json").read_text())
+        assert recorded["max_turns"] == 3 and recorded["max_observation_chars"] == 16_000
     steps = [json.loads(line) for line in (tmp_path / "grpo" / "metrics.jsonl").read_text().splitlines()]
     assert any("rollout/reward" in step for step in steps)
     evaluated = script("evaluate.py", "--model", "bc", "grpo", "--task_ids", "0", "1", "--max_turns", "2",
@@ -50,8 +53,10 @@ def test_bc_then_grpo_then_evaluation_from_the_scripts(tmp_path):
     for index in (0, 1):  # one trajectory file per model, an episode per task
         episodes = [json.loads(line) for line in (tmp_path / f"test.{index}.jsonl").read_text().splitlines()]
         assert sorted(episode["task_id"] for episode in episodes) == [0, 1]
-    unknown = script("evaluate.py", "--model", "bc", "--task_ids", "99999", "--threads", "1", cwd=tmp_path)
+    unknown = script("evaluate.py", "--model", "bc", "--task_ids", "99999", "--thinking", "--threads", "1",
+                     cwd=tmp_path)
     assert unknown.returncode == 1 and "Traceback" not in unknown.stderr
+    assert "bc was trained with thinking=False and this run uses True" in unknown.stderr  # warned, then run
     assert unknown.stderr.splitlines()[-1].startswith("error: ") and "99999" in unknown.stderr
 
 
