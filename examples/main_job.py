@@ -47,6 +47,7 @@ from trainers.evaluation import evaluate_model, success_rate
 from trainers.grpo import train_grpo
 from trainers.induction import COPY_SPANS, copy_pretrain
 from trainers.policy import check_pretrained, load_policy
+from trainers.script_arguments import run_script
 from trainers.tiny import TinyModelSpec, build_tiny_model
 from webarena_gym.arguments import number, whole
 from webarena_gym.demos import record_oracle_demonstrations, write_demonstrations
@@ -436,4 +437,4 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

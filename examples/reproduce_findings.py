@@ -86,6 +86,7 @@ from trainers.evaluation import evaluate_model  # noqa: E402
 from trainers.grpo import train_grpo  # noqa: E402
 from trainers.metrics import METRICS_FILE, read_metrics  # noqa: E402
 from trainers.policy import load_policy  # noqa: E402
+from trainers.script_arguments import run_script  # noqa: E402
 from webarena_gym.arguments import whole  # noqa: E402
 from webarena_gym.demos import read_demonstrations, write_demonstrations  # noqa: E402
 from webarena_gym.evaluation import success_by_site  # noqa: E402
@@ -126,6 +127,10 @@ def parse_args(argv: list[str] | None = None, *, findings_defaults: bool = True)
     parser.add_argument("--no-progress", action="store_true", help="no progress bars")
     args = parser.parse_args(argv)
     check_families(parser, args)
+    for name in ("seeds", "scaling", "arms"):  # a seed twice would count one run twice in the spread
+        values = getattr(args, name)
+        if repeated := sorted({value for value in values if values.count(value) > 1}):
+            parser.error(f"--{name}: {', '.join(map(str, repeated))} given more than once")
     return resolve_base_model(parser, args, argv)
 
 
@@ -459,9 +464,5 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     return findings
 
 
-if __name__ == "__main__":
-    try:
-        main()
-    except KeyboardInterrupt:  # Ctrl-C, or scripts/gpu_findings.sh at its budget
-        print("Interrupted: every finished piece is kept; the same command resumes.", file=sys.stderr)
-        sys.exit(130)
+if __name__ == "__main__":  # Ctrl-C, or scripts/gpu_findings.sh at its budget, keeps every finished piece
+    run_script(main, interrupted="Interrupted: every finished piece is kept; the same command resumes.")

@@ -54,12 +54,14 @@ def _short_usage_error(parser: HfArgumentParser) -> Callable[[str], NoReturn]:
     return error
 
 
-def run_script(main: Callable[[], Any]) -> None:
+def run_script(main: Callable[[], Any], *, interrupted: str | None = None) -> None:
     """Run a script's ``main``: a fault the user must fix ends it with ``error: ...`` on stderr and
-    status 1, Ctrl-C with status 130; a defect shows its traceback."""
+    status 1, Ctrl-C with status 130 (after ``interrupted``, when given); a defect shows its traceback."""
     try:
         main()
     except KeyboardInterrupt:
+        if interrupted:
+            print(interrupted, file=sys.stderr)
         sys.exit(130)
     except Exception as exc:
         message = user_error_message(exc)

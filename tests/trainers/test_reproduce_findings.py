@@ -242,3 +242,25 @@ def test_the_gpu_script_stops_at_its_budget_and_the_same_command_resumes(tmp_pat
             assert (carried / f"seed{seed}" / piece / "DONE").read_text() == \
                 (tmp_path / "run" / f"seed{seed}" / piece / "DONE").read_text()
             assert (carried / f"seed{seed}" / piece / "model.safetensors").exists()
+
+
+@pytest.mark.parametrize(("argv", "named"), [
+    (["--seeds", "0", "1", "0"], "--seeds: 0 given more than once"),  # one run counted twice in the spread
+    (["--scaling", "3", "5", "5"], "--scaling: 5 given more than once"),
+    (["--arms", "bc", "bc"], "--arms: bc given more than once"),
+])
+def test_a_value_given_twice_is_a_usage_error(argv, named, capsys):
+    with pytest.raises(SystemExit) as exited:
+        load_example("reproduce_findings").parse_args(argv)
+    assert exited.value.code == 2 and named in capsys.readouterr().err
+
+
+def test_an_output_folder_that_cannot_be_made_is_one_line_from_the_command(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    for name in ("main_job.py", "reproduce_findings.py"):
+        run = subprocess.run([sys.executable, str(Path(__file__).resolve().parents[2] / "examples" / name),
+                              "--output", str(blocker / "out"), "--threads", "1"], capture_output=True, text=True,
+                             stdin=subprocess.DEVNULL, timeout=600)
+        assert run.returncode == 1 and "Traceback" not in run.stderr, run.stderr[-2000:]
+        assert run.stderr.strip().splitlines()[-1] == f"error: {blocker / 'out'}: Not a directory"
