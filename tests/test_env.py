@@ -244,6 +244,10 @@ def test_scrolling_moves_a_window_over_long_pages():
         ({"suite": "nope"}, "suite must be one of"),
         ({"suite": "embedded", "split": "validation"}, "split must be one of"),
         ({"suite": "embedded", "max_steps": 0}, "max_steps must be a positive integer"),
+        ({"suite": "embedded", "max_steps": True}, "max_steps must be a positive integer, got True"),
+        ({"suite": "embedded", "record_timings": "no"}, "record_timings must be True or False, got 'no'"),  # not true
+        ({"suite": "embedded", "strict_actions": 1.0}, "strict_actions must be True or False"),
+        ({"suite": "embedded", "record_screenshots": None}, "record_screenshots must be True or False"),
         ({"suite": "webarena-lite", "backend": "direct", "site_urls": {"shopping": "http://x:1"}}, "direct backend only"),
         ({"suite": "webarena-lite"}, "WA_SHOPPING"),
         ({"suite": "embedded", "evaluation": "strict"}, "not an evaluation mode"),

@@ -141,7 +141,11 @@ class WebArenaEnv(gym.Env[str, str]):
                 "The direct backend only runs the embedded sites; the real WebArena sites need "
                 "backend='playwright'."
             )
-        if not isinstance(max_steps, int) or max_steps < 1:
+        for name, flag in (("strict_actions", strict_actions), ("record_screenshots", record_screenshots),
+                           ("record_timings", record_timings)):
+            if not _is_flag(flag):  # "no" would otherwise be true
+                raise ConfigurationError(f"{name} must be True or False, got {flag!r:.80}.")
+        if not isinstance(max_steps, int) or isinstance(max_steps, bool) or max_steps < 1:
             raise ConfigurationError(f"max_steps must be a positive integer, got {max_steps!r}.")
         if not isinstance(step_timeout, (int, float)) or not 0 < step_timeout < math.inf:  # NaN fails too
             raise ConfigurationError(f"step_timeout must be a positive number of seconds, got {step_timeout!r}.")
@@ -164,7 +168,7 @@ class WebArenaEnv(gym.Env[str, str]):
             raise ConfigurationError(f"render_mode must be None or 'ansi', got {render_mode!r}.")
         self.suite, self.split, self.backend_name = suite, split, backend
         self.max_steps, self.max_chars = max_steps, max_chars
-        self.strict_actions, self.judge, self.render_mode = strict_actions, judge, render_mode
+        self.strict_actions, self.judge, self.render_mode = bool(strict_actions), judge, render_mode
         from .evaluators.modes import check_evaluation_mode
 
         self.evaluation = check_evaluation_mode(evaluation)
@@ -474,6 +478,12 @@ def _task_by_id(tasks_by_id: dict[Any, Task], task_id: Any) -> Task | None:
         return tasks_by_id.get(task_id)
     except TypeError:
         return None
+
+
+def _is_flag(value: Any) -> bool:
+    """Whether ``value`` is a bool (Python's or a numpy scalar's)."""
+    return isinstance(value, bool) or (getattr(getattr(value, "dtype", None), "kind", None) == "b"
+                                       and getattr(value, "shape", None) == ())
 
 
 def _unread_options_message(keys: list[Any]) -> str:
