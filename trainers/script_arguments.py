@@ -1,10 +1,10 @@
-"""The command lines of the example training and evaluation scripts.
+"""The command lines of the example scripts.
 
-Every field of their dataclasses is a flag (``HfArgumentParser``, as TRL's own scripts do),
-and bad input ends the script as a user expects of a command: a usage message that says
-what is wrong and exit status 2 for a flag or value it refuses, ``error: ...`` and status 1
-for a fault found while it runs (a missing file, an unknown task id). A traceback is left
-for defects.
+In ``train_bc.py``, ``train_grpo.py`` and ``evaluate.py`` every field of their dataclasses is a
+flag (``HfArgumentParser``, as TRL's own scripts do), and bad input ends the script as a user
+expects of a command: a usage message that says what is wrong and exit status 2 for a flag or
+value it refuses. In every script (:func:`run_script`), a fault found while it runs (a missing
+file, an unknown task id) is ``error: ...`` and status 1. A traceback is left for defects.
 """
 
 from __future__ import annotations
