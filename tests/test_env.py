@@ -102,6 +102,10 @@ def test_a_reset_option_the_env_does_not_read_is_warned_about_with_the_likely_ke
         warnings.simplefilter("error")
         env.reset(options={"task_id": 3, "keep_task": True})  # the keys it reads: no warning
         env.reset(options={})
+    for odd in (["task_id"], "task_id", 3):
+        with pytest.raises(ConfigurationError, match="options must be a dict such as {'task_id': 7} or None"):
+            env.reset(options=odd)
+    assert env.reset(options={"task_id": 3})[1]["task_id"] == 3  # and the env goes on
 
 
 def test_a_first_reset_or_step_that_raises_loses_nothing():

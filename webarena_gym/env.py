@@ -213,6 +213,8 @@ class WebArenaEnv(gym.Env[str, str]):
         follow without a ``task_id`` (a vector env's autoresets call ``reset()`` bare);
         a reset with options that do not say ``keep_task`` forgets it.
         """
+        if options is not None and not isinstance(options, Mapping):
+            raise ConfigurationError(f"options must be a dict such as {{'task_id': 7}} or None, got {options!r:.80}.")
         super().reset(seed=seed)
         if options is not None:
             self._kept_task_id = None
