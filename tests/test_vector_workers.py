@@ -91,6 +91,9 @@ def test_errors_in_a_worker_come_back_as_the_same_exception(manual):
     for ids in ("abcd", 5, None):
         with pytest.raises(ConfigurationError, match=r"options\['task_ids'\] must be a list of 4 task ids"):
             manual.reset(options={"task_ids": ids})
+    for options in ("task_ids", [("task_id", 3)]):
+        with pytest.raises(ConfigurationError, match=r"options must be a dict such as \{'task_ids': \[...\]\} or None"):
+            manual.reset(options=options)
     _, infos = manual.reset(seed=np.arange(4), options={"task_ids": np.array([3, 3, 3, 3])})  # numpy works too
     assert list(infos["task_id"]) == [3] * 4
 

@@ -32,7 +32,7 @@ from __future__ import annotations
 import logging
 import multiprocessing as mp
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any
@@ -192,6 +192,8 @@ class WebArenaVectorBase(VectorEnv):
         (e.g. ``keep_task``) reach every reset env. Infos hold entries of the reset envs only.
         """
         self._require_idle("reset")
+        if options is not None and not isinstance(options, Mapping):
+            raise ConfigurationError(f"options must be a dict such as {{'task_ids': [...]}} or None, got {options!r:.80}.")
         seeds = _seeds(seed, self.num_envs)
         super().reset(seed=seed if isinstance(seed, int) else None)
         options = dict(options or {})
