@@ -17,8 +17,12 @@ def pytest_configure(config):
     Its default, a thread per core, runs the training tests many times slower when another process
     keeps a core busy (benchmarks/cpu_threads.py); a test's time should not hinge on what else runs.
     Set before any test module imports torch, which reads it once.
+
+    The Hugging Face hub offline too: every model of the tests is built here, and a name that reaches
+    the hub should fail at once rather than after the client's retries, however the network answers.
     """
     os.environ.setdefault("OMP_NUM_THREADS", "1")
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 
 @pytest.fixture

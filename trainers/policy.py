@@ -59,6 +59,9 @@ def check_pretrained(name: str) -> None:
         tokenizer = load_tokenizer(name)
     except (OSError, ValueError) as exc:
         reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        if not Path(name).exists():
+            raise ValueError(f"there is no model directory {name!r} here, and as a hub id it does not load "
+                             f"({reason})") from exc
         raise ValueError(f"{name!r} does not load as a model directory or hub id ({reason})") from exc
     if type(config) not in MODEL_FOR_CAUSAL_LM_MAPPING:
         raise ValueError(f"{name!r} is a {config.model_type!r} model, not a causal language model")

@@ -183,7 +183,8 @@ def _make_policy(args: argparse.Namespace) -> Any:
         return local.LocalModelPolicy.from_pretrained(args.model, max_new_tokens=args.max_tokens,
                                                       temperature=args.temperature, batch_size=args.episodes_in_flight)
     except (OSError, ValueError) as exc:
-        raise ConfigurationError(f"Could not load the model {args.model!r}: {exc}") from None
+        where = "" if Path(args.model).expanduser().exists() else " (no directory of that name here: tried as a hub id)"
+        raise ConfigurationError(f"Could not load the model {args.model!r}{where}: {exc}") from None
 
 
 def _select(args: argparse.Namespace, available: list[int]) -> list[int]:

@@ -99,6 +99,10 @@ def test_a_local_model_that_cannot_be_loaded_fails_clearly(tmp_path, capsys):
                  "--out", str(tmp_path / "run.jsonl")]) == 1
     assert "Could not load the model" in capsys.readouterr().err
     assert not (tmp_path / "run.jsonl").exists()  # nothing written for a run that never started
+    assert main(["eval", "--model", "runs-here/absent", "--task-ids", "0", "--no-progress",
+                 "--out", str(tmp_path / "run.jsonl")]) == 1  # a relative folder that reads like a hub id
+    assert ("Could not load the model 'runs-here/absent' (no directory of that name here: tried as a hub id)"
+            in capsys.readouterr().err)
 
 
 def test_a_local_model_evaluated_with_other_prompt_settings_than_it_was_trained_with_is_warned_about(

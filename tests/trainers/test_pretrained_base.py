@@ -66,6 +66,13 @@ def test_a_base_that_cannot_serve_is_named_with_the_reason(tiny_model_dir, tmp_p
         check_pretrained(str(base))
 
 
+def test_a_relative_name_that_is_no_directory_here_says_so_beside_the_hub_lookup(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # "runs/bc" reads like a hub id (owner/name); here it is a missing folder
+    with pytest.raises(ValueError, match=r"there is no model directory 'runs/bc' here, and as a hub id it does not "
+                                         r"load \(.+\)"):
+        check_pretrained("runs/bc")
+
+
 @pytest.mark.parametrize("script_name", ["main_job", "reproduce_findings"])
 def test_the_tiny_model_options_are_refused_beside_a_base_and_recorded_as_unused(script_name):
     script = load_example(script_name)
