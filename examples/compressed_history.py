@@ -13,6 +13,8 @@ import argparse
 import gymnasium as gym
 
 import webarena_gym  # noqa: F401  (registers the envs)
+from webarena_gym.arguments import whole
+from webarena_gym.errors import UnknownTaskError
 from webarena_gym.tasks.embedded_suite import family_of
 from webarena_gym.tasks.oracle import OracleContext
 from webarena_gym.wrappers import CompressedHistory
@@ -20,13 +22,17 @@ from webarena_gym.wrappers import CompressedHistory
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--task-id", type=int, default=0)
+    parser.add_argument("--task-id", type=whole(0), default=0, help="an embedded test task")
     parser.add_argument("--thinking", action="store_true")
-    parser.add_argument("--keep-last", type=int, default=0)
+    parser.add_argument("--keep-last", type=whole(0), default=0, help="past observations kept in full")
     args = parser.parse_args()
 
     env = CompressedHistory(gym.make("WebArenaLite-v0", suite="embedded"), thinking=args.thinking, keep_last=args.keep_last)
-    prompt, info = env.reset(options={"task_id": args.task_id})
+    try:
+        prompt, info = env.reset(options={"task_id": args.task_id})
+    except UnknownTaskError as exc:
+        env.close()
+        parser.error(f"--task-id: {exc}")
     task = env.unwrapped.tasks_by_id[args.task_id]
     context = OracleContext(task.to_dict())
     oracle = family_of(args.task_id, "test").solve(context)

@@ -65,6 +65,10 @@ def test_the_compressed_history_script_prints_the_context_it_builds(tmp_path):
     assert shown.returncode == 0, shown.stderr[-3000:]
     assert shown.stdout.startswith("turn 1: ") and "context" in shown.stdout.splitlines()[0]
     assert "--- system ---" in shown.stdout and "--- user ---" in shown.stdout
+    for argv, message in ((["--task-id", "99999"], "--task-id: Unknown task id 99999 in the embedded test split"),
+                          (["--keep-last", "-1"], "argument --keep-last: must be at least 0, got -1")):
+        refused = script("compressed_history.py", *argv, cwd=tmp_path)
+        assert refused.returncode == 2 and message in refused.stderr and "Traceback" not in refused.stderr
 
 
 @pytest.mark.parametrize(("argv", "status", "message"), [
