@@ -20,6 +20,7 @@ from trl import SFTTrainer
 from webarena_gym.demos import Demonstration, read_demonstrations
 from webarena_gym.errors import ConfigurationError
 
+from .agent_record import agent_settings_of, warn_about_agent_settings
 from .augment import entity_swaps
 from .chat import demonstration_rows, require_chat_template
 from .config import BCConfig
@@ -72,6 +73,8 @@ def train_bc(
         callbacks: Extra ``TrainerCallback`` s (a :class:`~trainers.metrics.MetricsRecorder` is always added).
     """
     set_seed(args.seed)
+    if isinstance(model, str):  # more BC on a model BC or GRPO saved: it says how it was prompted
+        warn_about_agent_settings(model, agent_settings_of(args))
     if processing_class is None and isinstance(model, str):
         processing_class = load_tokenizer(model)
     demos = list(demonstrations) if demonstrations is not None else load_demonstrations(args)
