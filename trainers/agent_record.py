@@ -27,7 +27,7 @@ PROMPT_SETTINGS = ("max_observation_chars", "thinking", "keep_last_observations"
 
 def write_agent_settings(args: AgentArguments, directory: str | Path) -> None:
     """Record ``args``'s prompt settings (and suite and turn limit, for the record) in ``directory``."""
-    recorded = {name: getattr(args, name) for name in ("suite", "max_turns", *PROMPT_SETTINGS)}
+    recorded = {"suite": args.suite, "max_turns": args.max_turns, **agent_settings_of(args)}
     path = Path(directory) / AGENT_SETTINGS_FILE
     path.write_text(json.dumps(recorded, indent=1) + "\n", encoding="utf-8")
 

@@ -75,8 +75,8 @@ def train_bc(
     set_seed(args.seed)
     if isinstance(model, str):  # more BC on a model BC or GRPO saved: it says how it was prompted
         warn_about_agent_settings(model, agent_settings_of(args))
-    if processing_class is None and isinstance(model, str):
-        processing_class = load_tokenizer(model)
+        if processing_class is None:
+            processing_class = load_tokenizer(model)
     demos = list(demonstrations) if demonstrations is not None else load_demonstrations(args)
     demos += entity_swaps(demos, args.entity_swaps, seed=args.seed)
     dataset = bc_dataset(demos, args)

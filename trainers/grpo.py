@@ -104,8 +104,8 @@ class MultiTurnGRPOTrainer(GRPOTrainer):
             raise TypeError(f"args must be a MultiTurnGRPOConfig, got {type(args).__name__}.")
         if isinstance(model, str):  # a model BC or GRPO saved says how it was prompted
             warn_about_agent_settings(model, agent_settings_of(args))
-        if processing_class is None and isinstance(model, str):
-            processing_class = load_tokenizer(model)
+            if processing_class is None:
+                processing_class = load_tokenizer(model)
         replayed = replay_demonstrations(args, demonstrations)  # before envs are started: a bad file fails first
         if envs is None:
             # This process's share of a generation batch: every rollout of it plays at once.

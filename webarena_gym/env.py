@@ -494,9 +494,8 @@ def _unread_options_message(keys: list[Any]) -> str:
                for close in [difflib.get_close_matches(key.replace("-", "_").lower(), RESET_OPTIONS, n=1)] if close]
     hint = f"; did you mean {' or '.join(map(repr, dict.fromkeys(guesses)))}?" if guesses else "."
     shown = ", ".join(f"{key!r:.60}" for key in keys[:5]) + (", ..." if len(keys) > 5 else "")
-    verb = "are" if len(keys) > 1 else "is"
-    return (f"reset option{'s' if len(keys) > 1 else ''} {shown} {verb} not read by WebArenaEnv, which reads {RESET_OPTIONS[0]!r} and "
-            f"{RESET_OPTIONS[1]!r}{hint}")
+    subject = f"reset options {shown} are" if len(keys) > 1 else f"reset option {shown} is"
+    return f"{subject} not read by WebArenaEnv, which reads {' and '.join(map(repr, RESET_OPTIONS))}{hint}"
 
 
 def _unknown_task_message(task_id: Any, tasks: list[Task], suite: str, split: str) -> str:
