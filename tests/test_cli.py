@@ -30,6 +30,16 @@ def test_tasks_show_prints_json_and_unknown_ids_fail_clearly(capsys):
     assert "No task 424242" in capsys.readouterr().err
 
 
+def test_a_command_group_without_its_command_names_what_is_missing(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["tasks"])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("usage: webarena-gym tasks") and "required: COMMAND" in err
+    assert main([]) == 2  # no command at all: the whole help
+    assert "commands:" in capsys.readouterr().out
+
+
 def test_serve_answers_http_on_ephemeral_ports():
     process = subprocess.Popen(
         [sys.executable, "-m", "webarena_gym.cli", "serve", "--ephemeral"],

@@ -56,7 +56,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.set_defaults(handler=_serve)
 
     tasks = commands.add_parser("tasks", help="list or show tasks")
-    task_commands = tasks.add_subparsers(title="tasks commands")
+    task_commands = tasks.add_subparsers(title="tasks commands", dest="tasks_command", metavar="COMMAND", required=True)
     listing = task_commands.add_parser("list", help="one task per line: id, sites, intent")
     listing.add_argument("--suite", default="embedded", choices=SUITES)
     listing.add_argument("--split", default="test", choices=SPLITS)
