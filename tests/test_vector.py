@@ -45,6 +45,27 @@ def test_per_env_task_ids_and_mixed_endings():
         envs.close()
 
 
+def test_gym_make_vec_builds_this_packages_vector_env_and_still_gymnasiums_on_request():
+    from webarena_gym.errors import ConfigurationError
+    from webarena_gym.vector import WebArenaVectorEnv
+
+    envs = gym.make_vec("WebArenaLiteEmbedded-v0", num_envs=3, group=True, max_steps=2)
+    try:
+        assert isinstance(envs, WebArenaVectorEnv) and envs.spec.id == "WebArenaLiteEmbedded-v0"
+        _, infos = envs.reset(seed=1)
+        assert len(set(infos["task_id"])) == 1  # group= reaches the vector env
+        assert all(env.unwrapped.max_steps == 2 for env in envs.envs)  # env keyword arguments reach each env
+    finally:
+        envs.close()
+    envs = gym.make_vec("WebArenaLite-v0", num_envs=2, vectorization_mode="sync", suite="embedded")
+    try:
+        assert isinstance(envs, gym.vector.SyncVectorEnv)
+    finally:
+        envs.close()
+    with pytest.raises(ConfigurationError, match="num_envs must be a positive integer, got 0"):
+        gym.make_vec("WebArenaLite-v0", num_envs=0, suite="embedded")
+
+
 @pytest.mark.parametrize("vector_class", ["sync", "async"])
 def test_works_under_gymnasium_vector_envs(vector_class):
     task_id = reddit_task()

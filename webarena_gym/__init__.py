@@ -22,8 +22,11 @@ ENV_IDS = {
 # first reset or step raises (an unknown task id, a step before reset) its wrapper breaks the env for good
 # (gymnasium 1.4: TypeError from env_data_reuse_passive_checker at the next step). The env passes check_env
 # (tests/test_env.py).
+# gym.make_vec(id, num_envs) builds this package's own vector env (threads, or worker processes with
+# workers=W: see make_vec below); vectorization_mode="sync" or "async" still gives Gymnasium's own.
 for _env_id, _kwargs in ENV_IDS.items():
-    register(id=_env_id, entry_point="webarena_gym.env:WebArenaEnv", kwargs=_kwargs, disable_env_checker=True)
+    register(id=_env_id, entry_point="webarena_gym.env:WebArenaEnv", vector_entry_point="webarena_gym:make_vec",
+             kwargs=_kwargs, disable_env_checker=True)
 
 
 def make_vec(num_envs: int, *, workers: int | None = None, **kwargs):
