@@ -97,6 +97,8 @@ def run_eval(args: argparse.Namespace) -> int:
     suite = resolve_suite(args.suite)
     backend = args.backend or ("playwright" if args.record_screenshots or suite != "embedded" else "direct")
     policy = _make_policy(args)
+    if args.endpoint:
+        policy.check_server()
     env_kwargs = dict(suite=suite, split=args.split, backend=backend, max_steps=args.max_steps,
                       max_chars=args.max_observation_chars, record_screenshots=args.record_screenshots)
     context = {"thinking": args.thinking, "keep_last": args.keep_last, "task_after_page": args.task_after_page}

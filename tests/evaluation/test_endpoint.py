@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from webarena_gym.cli import main
-from webarena_gym.errors import ConfigurationError
+from webarena_gym.errors import ConfigurationError, EndpointError
 from webarena_gym.evaluation import read_run
 from webarena_gym.evaluation.chat_completions import ChatCompletionsPolicy
 from webarena_gym.prompts import THINKING_FORMAT
@@ -79,7 +79,7 @@ def test_rate_limits_and_timeouts_are_retried_with_backoff(tmp_path):
     assert len(run.episodes) == 6 and all(len(e.turns) == 1 for e in run.episodes)
 
 
-def test_an_endpoint_that_refuses_or_stays_down_fails_clearly(tmp_path, capsys):
+def test_an_endpoint_that_refuses_or_stays_down_fails_clearly(tmp_path, capsys, monkeypatch):
     unauthorised = Reply(status=401, body=b'{"error": {"message": "Incorrect API key provided"}}')
     with ChatServer(lambda request, number: unauthorised) as server:
         assert evaluate(server, tmp_path / "a.jsonl") == 1
@@ -117,9 +117,23 @@ def test_an_endpoint_that_refuses_or_stays_down_fails_clearly(tmp_path, capsys):
         assert server.requests == [] and not (tmp_path / "f.jsonl").exists()
     with pytest.raises(ConfigurationError, match="temperature must be a finite number"):
         ChatCompletionsPolicy("m", base_url="http://127.0.0.1:1/v1", temperature=float("nan"))
+    # Nothing listening: said before the run starts (no run file), not after a minute of retries.
     assert main(["eval", "--endpoint", closed, "--model", "m", "--task-ids", "0", "--out", str(tmp_path / "c.jsonl"),
-                 "--retries", "1", "--backoff", "0", "--no-progress"]) == 1
-    assert "still failed after 1 retries" in capsys.readouterr().err
+                 "--no-progress"]) == 1
+    error = capsys.readouterr().err
+    assert error.startswith("error: Nothing listens at 127.0.0.1:") and "refused the connection" in error
+    assert not (tmp_path / "c.jsonl").exists()
+    assert main(["eval", "--endpoint", "http://no-such-host.invalid:8000/v1", "--model", "m", "--task-ids", "0",
+                 "--out", str(tmp_path / "c.jsonl"), "--no-progress"]) == 1
+    assert "the host name 'no-such-host.invalid' does not resolve" in capsys.readouterr().err
+    # A server that goes away later is retried, then given up on with the way to resume.
+    policy = ChatCompletionsPolicy("m", base_url=closed, max_retries=1, backoff=0)
+    with pytest.raises(EndpointError, match="still failed after 1 retries"):
+        policy.complete([{"role": "user", "content": "hi"}])
+    assert policy.retries == 1
+    monkeypatch.setenv("HTTP_PROXY", "http://127.0.0.1:3128")  # behind a proxy the host may be unreachable directly
+    policy.check_server()
+    policy.close()
 
 
 def test_invalid_model_output_is_an_agent_mistake(tmp_path):

@@ -18,11 +18,14 @@ import logging
 import math
 import os
 import random
+import socket
 import threading
 import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
+from urllib.parse import urlsplit
+from urllib.request import getproxies, proxy_bypass
 
 from ..errors import ConfigurationError, EndpointError
 from .policy import Messages, PolicyOutput
@@ -106,13 +109,39 @@ class ChatCompletionsPolicy:
         self._openai = openai
         self.model, self.base_url = model, base_url or OPENAI_URL
         self.sampling = {"temperature": temperature, "max_tokens": max_tokens, "top_p": top_p, "seed": seed}
-        self.max_retries, self.backoff, self.max_backoff = max_retries, backoff, max_backoff
+        self.max_retries, self.backoff, self.max_backoff, self.timeout = max_retries, backoff, max_backoff, timeout
         self.client = openai.OpenAI(base_url=self.base_url, api_key=api_key, max_retries=0, timeout=timeout)
         self._pool = ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="chat-completions")
         self._token_field = "max_tokens"
         self._dropped: set[str] = set()
         self._lock = threading.Lock()
         self.retries = 0  # how many requests were retried, for logs and tests
+
+    def check_server(self, timeout: float = 10.0) -> None:
+        """Raise :class:`EndpointError` at once when nothing listens at the endpoint's host and port.
+
+        A refused connection or a host name that does not resolve will not mend itself within
+        the retries (a minute of backoff), so a run is told before it starts; a server that
+        is slow to accept, or goes down later, is left to the retries.
+        """
+        url = urlsplit(self.base_url)
+        host, port = url.hostname or "", url.port or (443 if url.scheme == "https" else 80)
+        proxies = getproxies()
+        if (url.scheme in proxies or "all" in proxies) and not proxy_bypass(host):
+            return  # requests go through a proxy (as the client reads HTTPS_PROXY...): the host may not be reachable directly
+        try:
+            socket.create_connection((host, port), timeout=min(timeout, self.timeout)).close()
+        except socket.gaierror as exc:
+            raise EndpointError(f"{self.base_url}: the host name {host!r} does not resolve ({exc.strerror}). "
+                                "Check --endpoint.") from None
+        except ConnectionRefusedError:
+            raise EndpointError(
+                f"Nothing listens at {host}:{port} ({self.base_url} refused the connection). Start the server "
+                "(e.g. `vllm serve MODEL --port 8000`), wait until it answers, or check --endpoint."
+            ) from None
+        except OSError as exc:  # a timeout, an unreachable network: the retries may yet get through
+            logger.warning("Could not connect to %s:%s before the run (%s); its requests will retry.", host, port,
+                           _short(exc))
 
     def describe(self) -> dict[str, Any]:
         return {"model": self.model, "endpoint": self.base_url, **self.sampling}
