@@ -103,13 +103,14 @@ def check_families(parser: argparse.ArgumentParser, args: argparse.Namespace) ->
     if unknown:
         near = sorted({match for name in unknown for match in difflib.get_close_matches(name, known, n=3)})
         parser.error(f"--families: no family {', '.join(map(repr, unknown))} among the {len(known)} embedded ones "
-                     f"(named site.family, e.g. {FINDINGS_FAMILIES[0]})" + (f"; close: {', '.join(near)}" if near else ""))
+                     f"(named site.family, e.g. {FINDINGS_FAMILIES[0]}; `webarena-gym tasks families` lists them)"
+                     + (f"; close: {', '.join(near)}" if near else ""))
 
 
 def add_training_arguments(parser: argparse.ArgumentParser) -> None:
     """The task, BC and GRPO options shared with examples/reproduce_findings.py."""
     parser.add_argument("--families", nargs="+", default=list(FINDINGS_FAMILIES),
-                        help="task families to train and evaluate on (`webarena-gym tasks stats` lists them)")
+                        help="task families to train and evaluate on (`webarena-gym tasks families` lists them)")
     parser.add_argument("--train-per-family", type=whole(0), default=3, help="train tasks kept per family (0: all)")
     parser.add_argument("--max-turns", type=whole(1), default=3, help="interaction limit; the train tasks the oracle "
                                                                    "solves within it are used")
@@ -304,7 +305,7 @@ def solvable_demonstrations(families: list[str], max_turns: int, *, progress: bo
     """The oracle's demonstrations on the train tasks of ``families`` that it solves within ``max_turns``."""
     train = family_task_ids("train", families)
     if not train:
-        raise SystemExit(f"No train task belongs to the families {families}; see `webarena-gym tasks stats`.")
+        raise SystemExit(f"No train task belongs to the families {families}; see `webarena-gym tasks families`.")
     recorded = list(record_oracle_demonstrations("train", task_ids=train, progress=progress))
     solvable = [d for d in recorded if len(d.turns) <= max_turns]
     if not solvable:

@@ -3,6 +3,7 @@
     webarena-gym serve [--ephemeral]                  serve the embedded sites on WebArena's ports
     webarena-gym tasks list --suite embedded --split test
     webarena-gym tasks show ID
+    webarena-gym tasks families                       the embedded task families (--families of the training scripts)
     webarena-gym demos --split train --out demos.jsonl
     webarena-gym baseline                             oracle, random agent and answering N/A, success per site
     webarena-gym eval --model PATH | --endpoint URL --model NAME   evaluate a model (resumable run file)
@@ -64,6 +65,9 @@ def build_parser() -> argparse.ArgumentParser:
     stats = task_commands.add_parser("stats", help="task counts per site and evaluator")
     stats.add_argument("--suite", default="embedded", choices=SUITES)
     stats.set_defaults(handler=_tasks_stats)
+    families = task_commands.add_parser("families", help="the embedded suite's task families (--families of the "
+                                        "training scripts): name, kind, test and train tasks, intent template")
+    families.set_defaults(handler=_tasks_families)
     show = task_commands.add_parser("show", help="one task as JSON")
     show.add_argument("task_id", type=int)
     show.add_argument("--suite", default="embedded", choices=SUITES)
@@ -174,6 +178,23 @@ def _tasks_stats(args: argparse.Namespace) -> int:
             kinds = Counter(kind for t in members for kind in t.eval.eval_types)
             kinds["N/A"] = sum(1 for t in members if t.eval.reference_answers and t.eval.reference_answers.unachievable)
             print(f"{split:<6}{site:<16}{len(members):>6}" + "".join(f"{kinds[c]:>14}" for c in columns))
+    return 0
+
+
+def _tasks_families(args: argparse.Namespace) -> int:
+    from collections import Counter
+
+    from .tasks.embedded import all_families
+    from .tasks.embedded_suite import embedded_tasks, family_of
+
+    counts = {split: Counter(family_of(task.task_id, split).name for task in embedded_tasks(split)) for split in SPLITS}
+    families = all_families()
+    width = max(len(family.name) for family in families)
+    print(f"{'family':<{width}}  {'kind':<11}{'test':>5}{'train':>6}  intent template")
+    for family in families:
+        print(f"{family.name:<{width}}  {family.kind:<11}{counts['test'][family.name]:>5}{counts['train'][family.name]:>6}"
+              f"  {family.intent_template}")
+    print(f"{len(families)} families; pass names to the training scripts' --families.")
     return 0
 
 

@@ -138,7 +138,7 @@ def test_a_base_that_can_copy_spells_train_entities_in_pieces_and_is_trained_to_
     (["--curriculum-memory", "1.5"], "argument --curriculum-memory: must be a finite number at least 0 and at most 1"),
     (["--grpo-steps", "x"], "argument --grpo-steps: expected a whole number, got 'x'"),
     (["--seed", "-1"], "argument --seed: must be at least 0, got -1"),
-    (["--families", "shopping.product_skus"], "no family 'shopping.product_skus' among the"),
+    (["--families", "shopping.product_skus"], "`webarena-gym tasks families` lists them); close: shopping.product_rating, shopping.product_sku"),
 ])
 def test_options_that_cannot_work_are_usage_errors_before_anything_trains(argv, named, capsys):
     script = load_example("main_job")
