@@ -103,6 +103,32 @@ def test_vote_buttons_are_named_not_read_as_their_value(browser):
     assert "<li>choice=1</li>" in sent.text
 
 
+def test_a_product_page_shows_its_rating_and_which_swatch_is_chosen(browser):
+    page = browser.open("magento_storefront_product")
+    assert "Rating:\n87% of 100" in page.text  # the bar's only text is clipped out of sight in Chromium
+    sizes = [browser.find(label, role="option") for label in ("S", "M", "XL")]
+    assert ["checked" in s.attributes for s in sizes] == [False, True, False] and "disabled" in sizes[2].attributes
+    assert "selected" in browser.find("Details", role="tab").attributes
+    assert "Runs small" not in page.text  # the reviews tab is closed
+
+
+@pytest.mark.browser
+def test_swatches_tabs_and_ratings_work_as_on_the_storefront_in_chromium(chromium):
+    chromium.open("magento_storefront_product")
+    page = chromium.act(f'do(action="Click", element="{chromium.find("S", role="option").id}")')
+    assert "checked" in chromium.find("S", role="option").attributes and "checked" not in chromium.find("M").attributes
+    assert "SizeS" in page.text
+    chromium.act(f'do(action="Click", element="{chromium.find("Orange", role="option").id}")')
+    chromium.act(f'do(action="Type", element="{chromium.find("Qty").id}", argument="2")')
+    sent = chromium.act(f'do(action="Click", element="{chromium.find("Add to Cart").id}")')
+    assert all(f"<li>{pair}</li>" in sent.text for pair in ("super_attribute[144]=167", "super_attribute[93]=56", "qty=2"))
+    chromium.open("magento_storefront_product")
+    page = chromium.act(f'do(action="Click", element="{chromium.find("Reviews 3").id}")')
+    assert "selected" in chromium.find("Reviews 3").attributes and "selected" not in chromium.find("Details").attributes
+    # each review's stars are read, as "Who gave 4 or 5 stars ..." needs
+    assert re.search(r"Kept me dry on a four-hour run\nRating\s*100%.*Runs small\nRating\s*60%", page.text, re.S)
+
+
 def test_icon_only_controls_are_named_and_nameless_ones_are_not_numbered(browser):
     page = browser.open("gitlab_new_issue")
     labels = [e.label for e in page.elements]

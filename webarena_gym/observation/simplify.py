@@ -40,7 +40,13 @@ LINE_CONTAINERS = frozenset("td th p h1 h2 h3 h4 h5 h6 dt dd label caption legen
 TEXT_ATTRIBUTES = ("placeholder", "value", "title", "aria-label", "role")
 #: What tells radio buttons and checkboxes apart (beside their label).
 CHOICE_ATTRIBUTES = ("name", "value")
-BOOLEAN_ATTRIBUTES = frozenset({"checked", "selected", "disabled"})
+BOOLEAN_ATTRIBUTES = frozenset({"checked", "selected", "disabled", "pressed", "expanded"})
+#: The state of scripted widgets (a swatch or a switch with ``role="option"|"switch"``, a tab, a
+#: toggle button), shown as the flag beside it when "true"; a checkbox that is "mixed" says so.
+ARIA_STATES = (("aria-checked", "checked"), ("aria-selected", "selected"), ("aria-pressed", "pressed"),
+               ("aria-expanded", "expanded"), ("aria-disabled", "disabled"))
+#: Roles that a native control shows too (``<button role="switch">``: its state means on or off).
+STATE_ROLES = frozenset({"switch", "checkbox", "radio", "tab", "option", "menuitemcheckbox", "menuitemradio"})
 CHOICE_TYPES = frozenset({"checkbox", "radio"})
 
 
@@ -92,8 +98,8 @@ class _Simplifier:
         tag = el.tag if isinstance(el.tag, str) else ""
         if not tag or tag in DROPPED_TAGS or el in moved or el in self.left_out or is_hidden(el):
             return
-        if tag == "svg" or (is_screen_reader_only(el) and tag not in FORM_CONTROLS):
-            return  # icons and screen-reader text name controls; they are not content
+        if tag == "svg" or (is_screen_reader_only(el) and tag not in FORM_CONTROLS and is_interactive(el)):
+            return  # icons name controls; a control clipped out of sight (a skip link) is not there to use
         if is_interactive(el) or read_ui_select(el) is not None:
             if self._emit_interactive(el):
                 return
@@ -176,7 +182,8 @@ class _Simplifier:
         element_id = len(self.elements)
         self.elements.append(Element(element_id, tag, text, attributes, clean(label), key, options, widget))
         shown = "".join(
-            f" {name}" if name in BOOLEAN_ATTRIBUTES else f' {name}="{_attr(value)}"' for name, value in attributes.items()
+            f" {name}" if name in BOOLEAN_ATTRIBUTES and not value else f' {name}="{_attr(value)}"'
+            for name, value in attributes.items()
         )
         if tag == "input":
             self.parts.append(f'<input id="{element_id}"{shown}>')
@@ -200,7 +207,7 @@ class _Simplifier:
         for name in TEXT_ATTRIBUTES:
             if name == "value":
                 value = _input_value(el) if tag == "input" and kind not in CHOICE_TYPES else None
-            elif name == "role" and tag in ("a", "button", "input", "select", "textarea"):
+            elif name == "role" and tag in ("a", "button", "input", "select", "textarea") and el.get(name) not in STATE_ROLES:
                 continue
             else:
                 value = el.get(name)
@@ -210,6 +217,12 @@ class _Simplifier:
             shown["checked"] = ""
         if el.get("disabled") is not None:
             shown["disabled"] = ""
+        for name, flag in ARIA_STATES:
+            state = (el.get(name) or "").strip().lower()
+            if state == "true":
+                shown[flag] = ""
+            elif state == "mixed" and flag in ("checked", "pressed"):
+                shown[flag] = "mixed"
         return shown
 
 
