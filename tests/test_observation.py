@@ -146,6 +146,23 @@ def test_screen_reader_text_names_a_control_and_is_read_where_it_is_the_only_tex
     assert page.text.endswith("</a>\n87% of 100")
 
 
+def test_tooltips_that_hold_a_date_or_an_icons_meaning_are_read():
+    page = simplify_html(
+        '<ul><li><a href="/i/1">Fix focus ring</a> created <span title="Jan 13, 2013 1:48pm PST">13 years ago</span>'
+        '</li></ul><p>authored <time title="Mar 28, 2021 2:59pm PDT" datetime="2021-03-28T21:59:56Z">5 years ago</time></p>'
+        '<p>posted <time datetime="2023-02-19T15:19:30+00:00">3 years ago</time></p>'
+        '<p>posted <time datetime="2023-02-19T15:19:30+00:00" title="February 19, 2023">on February 19, 2023</time></p>'
+        '<h2><a href="/p">dotfiles</a> <span class="has-tooltip" title="Private - access is granted per user">'
+        '<svg data-testid="lock-icon"></svg></span></h2>'
+        '<div class="progress-bar" style="width: 51.8%" title="Nunjucks 51.8%"></div>'
+        '<div class="stock" title="Availability">In stock</div><span title="Full name">Full name</span>')
+    assert page.text == (
+        '<ul>\n<li><a id="0">Fix focus ring</a> created 13 years ago (Jan 13, 2013 1:48pm PST)</li>\n</ul>\n'
+        '<p>authored 5 years ago (Mar 28, 2021 2:59pm PDT)</p>\n<p>posted 3 years ago (2023-02-19T15:19:30+00:00)</p>\n'
+        '<p>posted on February 19, 2023</p>\n<h2><a id="1">dotfiles</a> Private - access is granted per user</h2>\n'
+        'Nunjucks 51.8%\nIn stock\nFull name')
+
+
 def test_scripted_widgets_show_their_state():
     page = simplify_html(
         '<div role="listbox"><div role="option" aria-checked="false" aria-label="S" tabindex="0">S</div>'

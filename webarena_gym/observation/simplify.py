@@ -48,6 +48,9 @@ ARIA_STATES = (("aria-checked", "checked"), ("aria-selected", "selected"), ("ari
 #: Roles that a native control shows too (``<button role="switch">``: its state means on or off).
 STATE_ROLES = frozenset({"switch", "checkbox", "radio", "tab", "option", "menuitemcheckbox", "menuitemradio"})
 CHOICE_TYPES = frozenset({"checkbox", "radio"})
+#: Relative times ("13 years ago") whose date only a tooltip holds (GitLab's lists, Postmill's posts).
+RELATIVE_TIME = re.compile(r"\bago\b|\b(just now|yesterday|today)\b", re.IGNORECASE)
+YEAR = re.compile(r"\b\d{4}\b")
 
 
 def simplify_document(root: lxml.html.HtmlElement, *, order_navigation: bool = True) -> PageObservation:
@@ -116,7 +119,23 @@ class _Simplifier:
         separator = ("\n" if not self.line_depth else " ") if tag in BREAKING_TAGS else ""
         self.parts.append(separator)
         self._children(el, moved)
+        tooltip = self._tooltip(el, tag)
+        if tooltip:
+            self.parts.append(f" {_escape(tooltip)}")
         self.parts.append(separator)
+
+    def _tooltip(self, el: lxml.html.HtmlElement, tag: str) -> str:
+        """What a non-numbered element says only on hover: the tooltip of an icon or a bar that
+        shows no text (GitLab's "Private - ..." lock), or the date of a relative time, in brackets."""
+        title = clean(el.get("title") or "") or (clean(el.get("datetime") or "") if tag == "time" else "")
+        if not title:
+            return ""
+        text = clean(self.namer.text_of(el, screen_reader=True))
+        if not text:
+            return title
+        if (tag == "time" or RELATIVE_TIME.search(text)) and not YEAR.search(text) and title not in text:
+            return f"({title})"
+        return ""
 
     def _kept(self, el: lxml.html.HtmlElement, tag: str, moved: set) -> None:
         """``el``'s content under ``tag`` (a tag kept in the observation, or a moved region's)."""
