@@ -39,6 +39,22 @@ def test_magento_grid_keeps_rows_and_drops_hidden_filters():
     assert search.label == "Search by keyword" and search.is_text_field()
 
 
+def test_sortable_column_headers_are_controls_that_say_how_they_sort():
+    # Magento's legacy grids (search terms, reviews) sort when a header with data-sort is clicked; its
+    # knockout grids bind the click; the direction is a class there and aria-sort elsewhere.
+    obs = simplify_html(
+        '<table><thead><tr><th data-sort="query_text" data-direction="asc" class="data-grid-th _sortable">'
+        '<span>Search Query</span></th><th data-sort="num_results" class="data-grid-th _sortable _descend">'
+        '<span>Results</span></th><th class="data-grid-th _sortable _ascend" data-bind="click: sort">'
+        '<span>Purchase Date</span></th><th aria-sort="ascending"><button>Name</button></th><th>Action</th>'
+        '</tr></thead><tbody><tr><td>hollister</td><td>1</td><td>5/31/23</td><td>Ann</td><td><a href="/e">Edit</a>'
+        '</td></tr></tbody></table>')
+    assert [(e.tag, e.label, e.attributes.get("sorted")) for e in obs.elements] == [
+        ("th", "Search Query", None), ("th", "Results", "descending"), ("th", "Purchase Date", "ascending"),
+        ("button", "Name", "ascending"), ("a", "Edit", None)]
+    assert '<th id="1" sorted="descending">Results</th>' in obs.text
+
+
 def test_gitlab_list_links_and_labels():
     obs = page("gitlab_issues_list.html")
     titles = [e.text for e in obs.elements if e.tag == "a"]

@@ -47,8 +47,10 @@ def is_interactive(el: lxml.html.HtmlElement) -> bool:
         return True
     if (el.get("role") or "").lower() in CLICK_ROLES:
         return True
-    # A script's click handler or a tab stop makes a control, unless it only wraps controls.
-    scripted = el.get("onclick") is not None or el.get("tabindex") == "0" or "click:" in (el.get("data-bind") or "")
+    # A script's click handler or a tab stop makes a control, unless it only wraps controls; so does
+    # the header of a column that Magento's grid script sorts on click (``<th data-sort="created_at">``).
+    scripted = (el.get("onclick") is not None or el.get("tabindex") == "0" or "click:" in (el.get("data-bind") or "")
+                or el.get("data-sort") is not None)
     return scripted and not any(is_interactive(d) for d in el.iterdescendants() if isinstance(d.tag, str))
 
 

@@ -18,7 +18,7 @@ from .naming import (
     is_interactive,
 )
 from .regions import collapsed_submenus, navigation_regions, region_tag
-from .visibility import FORM_CONTROLS, is_hidden, is_screen_reader_only
+from .visibility import FORM_CONTROLS, class_names, is_hidden, is_screen_reader_only
 from .widgets import is_driven_by_widget, read_ui_select, widget_stand_ins
 
 #: Kept as tags in the observation; everything else is unwrapped to its content.
@@ -45,6 +45,8 @@ BOOLEAN_ATTRIBUTES = frozenset({"checked", "selected", "disabled", "pressed", "e
 #: toggle button), shown as the flag beside it when "true"; a checkbox that is "mixed" says so.
 ARIA_STATES = (("aria-checked", "checked"), ("aria-selected", "selected"), ("aria-pressed", "pressed"),
                ("aria-expanded", "expanded"), ("aria-disabled", "disabled"))
+#: How a column header says it sorts: ARIA's ``aria-sort``, or the classes Magento's grids set.
+SORT_CLASSES = {"_ascend": "ascending", "_descend": "descending"}
 #: Roles that a native control shows too (``<button role="switch">``: its state means on or off).
 STATE_ROLES = frozenset({"switch", "checkbox", "radio", "tab", "option", "menuitemcheckbox", "menuitemradio"})
 CHOICE_TYPES = frozenset({"checkbox", "radio"})
@@ -242,6 +244,12 @@ class _Simplifier:
                 shown[flag] = ""
             elif state == "mixed" and flag in ("checked", "pressed"):
                 shown[flag] = "mixed"
+        header = el.getparent() if el.get("aria-sort") is None and el.getparent() is not None else el
+        sort = (header.get("aria-sort") or "").strip().lower()  # on the control, or on the header around it
+        sort = sort if sort in ("ascending", "descending") else next(
+            (SORT_CLASSES[name] for name in class_names(el) if name in SORT_CLASSES), "")
+        if sort:
+            shown["sorted"] = sort
         return shown
 
 
