@@ -129,6 +129,13 @@ def test_swatches_tabs_and_ratings_work_as_on_the_storefront_in_chromium(chromiu
     assert re.search(r"Kept me dry on a four-hour run\nRating\s*100%.*Runs small\nRating\s*60%", page.text, re.S)
 
 
+def test_the_current_tab_is_marked_where_only_a_class_says_so(browser):
+    browser.open("postmill_forum")  # Postmill's sort tabs: class="tab tab--active"
+    assert "selected" in browser.find("Hot").attributes and "selected" not in browser.find("New").attributes
+    browser.open("gitlab_new_issue")  # GitLab's tab bar: <ul class="nav-links"><li class="active">
+    assert "selected" in browser.find("Write").attributes and "selected" not in browser.find("Preview").attributes
+
+
 def test_icon_only_controls_are_named_and_nameless_ones_are_not_numbered(browser):
     page = browser.open("gitlab_new_issue")
     labels = [e.label for e in page.elements]

@@ -47,6 +47,10 @@ ARIA_STATES = (("aria-checked", "checked"), ("aria-selected", "selected"), ("ari
                ("aria-expanded", "expanded"), ("aria-disabled", "disabled"))
 #: How a column header says it sorts: ARIA's ``aria-sort``, or the classes Magento's grids set.
 SORT_CLASSES = {"_ascend": "ascending", "_descend": "descending"}
+#: Classes that mark the current tab or menu item itself (Postmill) ...
+CURRENT_ITEM_CLASSES = frozenset({"tab--active", "menu-item--active"})
+#: ... or mark an ``<li class="active">`` around it in a tab bar (GitLab's and Bootstrap's).
+TAB_BAR_CLASSES = frozenset({"nav-links", "nav-tabs"})
 #: Roles that a native control shows too (``<button role="switch">``: its state means on or off).
 STATE_ROLES = frozenset({"switch", "checkbox", "radio", "tab", "option", "menuitemcheckbox", "menuitemradio"})
 CHOICE_TYPES = frozenset({"checkbox", "radio"})
@@ -244,6 +248,8 @@ class _Simplifier:
                 shown[flag] = ""
             elif state == "mixed" and flag in ("checked", "pressed"):
                 shown[flag] = "mixed"
+        if "selected" not in shown and _is_current_tab(el):
+            shown["selected"] = ""
         header = el.getparent() if el.get("aria-sort") is None and el.getparent() is not None else el
         sort = (header.get("aria-sort") or "").strip().lower()  # on the control, or on the header around it
         sort = sort if sort in ("ascending", "descending") else next(
@@ -251,6 +257,16 @@ class _Simplifier:
         if sort:
             shown["sorted"] = sort
         return shown
+
+
+def _is_current_tab(el: lxml.html.HtmlElement) -> bool:
+    """Whether a class marks ``el`` as the chosen tab or menu item (no ARIA says so on these sites)."""
+    if class_names(el) & CURRENT_ITEM_CLASSES:
+        return True
+    item = el.getparent()
+    bar = item.getparent() if item is not None else None
+    return (item is not None and bar is not None and item.tag == "li" and "active" in class_names(item)
+            and bool(class_names(bar) & TAB_BAR_CLASSES))
 
 
 def _select_options(el: lxml.html.HtmlElement) -> tuple[tuple[str, ...], str, str]:
