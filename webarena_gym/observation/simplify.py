@@ -250,13 +250,22 @@ class _Simplifier:
                 shown[flag] = "mixed"
         if "selected" not in shown and _is_current_tab(el):
             shown["selected"] = ""
-        header = el.getparent() if el.get("aria-sort") is None and el.getparent() is not None else el
-        sort = (header.get("aria-sort") or "").strip().lower()  # on the control, or on the header around it
-        sort = sort if sort in ("ascending", "descending") else next(
-            (SORT_CLASSES[name] for name in class_names(el) if name in SORT_CLASSES), "")
+        sort = _sort_state(el)
         if sort:
             shown["sorted"] = sort
         return shown
+
+
+def _sort_state(el: lxml.html.HtmlElement) -> str:
+    """How a column header (or the control inside one) sorts: "ascending", "descending" or ""."""
+    parent = el.getparent()
+    aria = el.get("aria-sort")
+    if aria is None and parent is not None:
+        aria = parent.get("aria-sort")
+    aria = (aria or "").strip().lower()
+    if aria in ("ascending", "descending"):
+        return aria
+    return next((SORT_CLASSES[name] for name in class_names(el) if name in SORT_CLASSES), "")
 
 
 def _is_current_tab(el: lxml.html.HtmlElement) -> bool:
