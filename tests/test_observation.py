@@ -55,6 +55,29 @@ def test_sortable_column_headers_are_controls_that_say_how_they_sort():
     assert '<th id="1" sorted="descending">Results</th>' in obs.text
 
 
+def test_grid_rows_that_open_a_page_are_numbered_with_their_cells():
+    # Magento's dashboard and legacy grids open a row's page on click; only its title says where
+    # (an absolute address on Magento 2, a relative one on Magento 1). A row with its own "Edit"
+    # link is opened by the link; a title that is only a tooltip makes no control.
+    obs = simplify_html(
+        '<table><thead><tr><th>Customer</th><th>Items</th><th>Total</th></tr></thead><tbody>'
+        '<tr title="http://shop.test/admin/sales/order/view/order_id/230/"><td>Ava Brown</td><td>2</td>'
+        '<td><span class="price">$83.40</span></td></tr>'
+        '<tr title="view/order_id/17/key/5f0c/"><td>Noor Haddad</td><td>1</td><td>$12.00</td></tr>'
+        '<tr title="Totals for the period"><td>Total</td><td>3</td><td>$95.40</td></tr>'
+        '<tr title="http://shop.test/admin/search/term/edit/id/1/"><td><input type="checkbox" name="search[]" value="1">'
+        '</td><td>Joust Bag</td><td><a href="/admin/search/term/edit/id/1/">Edit</a></td></tr>'
+        '<tr title="/admin/sales/order/view/order_id/9/"><td></td><td> </td></tr></tbody></table>')
+    rows = [e for e in obs.elements if e.tag == "tr"]
+    assert [(r.text, r.label) for r in rows] == [
+        ("Ava Brown 2 $83.40", "http://shop.test/admin/sales/order/view/order_id/230/"),
+        ("Noor Haddad 1 $12.00", "view/order_id/17/key/5f0c/")]
+    assert ('<tr id="0" title="http://shop.test/admin/sales/order/view/order_id/230/"><td>Ava Brown</td><td>2</td>'
+            '<td>$83.40</td></tr>') in obs.text
+    assert "<tr><td>Total</td><td>3</td><td>$95.40</td></tr>" in obs.text
+    assert [e.tag for e in obs.elements[2:]] == ["input", "a"]  # the row with an Edit link: the link opens it
+
+
 def test_gitlab_list_links_and_labels():
     obs = page("gitlab_issues_list.html")
     titles = [e.text for e in obs.elements if e.tag == "a"]

@@ -129,6 +129,28 @@ def test_swatches_tabs_and_ratings_work_as_on_the_storefront_in_chromium(chromiu
     assert re.search(r"Kept me dry on a four-hour run\nRating\s*100%.*Runs small\nRating\s*60%", page.text, re.S)
 
 
+def test_dashboard_rows_that_open_a_page_are_numbered_with_their_cells(browser):
+    page = browser.open("magento_admin_dashboard")
+    order = browser.find("/echo?order_id=230")
+    assert order.tag == "tr" and order.text == "Ava Brown 2 $83.40"
+    assert re.search(rf'<tr id="{order.id}" title="/echo\?order_id=230"><td>Ava Brown</td> ?<td>2</td> ?<td>\$83.40</td></tr>',
+                     page.text)
+    assert "Lifetime Sales\n$3,210.45" in page.text and "<th>Customer</th>" in page.text
+    assert "selected" in browser.find("Bestsellers", role="tab").attributes and "Trail Runner Cap" not in page.text
+
+
+@pytest.mark.browser
+def test_a_clicked_row_opens_its_page_and_a_clicked_tab_shows_its_grid_in_chromium(chromium):
+    chromium.open("magento_admin_dashboard")
+    sent = chromium.act(f'do(action="Click", element="{chromium.find("/echo?order_id=230").id}")')
+    assert "<li>order_id=230</li>" in sent.text
+    chromium.open("magento_admin_dashboard")
+    page = chromium.act(f'do(action="Click", element="{chromium.find("Most Viewed Products").id}")')
+    assert "selected" in chromium.find("Most Viewed Products").attributes and "Harbor Rain Shell" not in page.text
+    sent = chromium.act(f'do(action="Click", element="{chromium.find("/echo?product_id=41").id}")')
+    assert "<li>product_id=41</li>" in sent.text
+
+
 def test_the_current_tab_is_marked_where_only_a_class_says_so(browser):
     browser.open("postmill_forum")  # Postmill's sort tabs: class="tab tab--active"
     assert "selected" in browser.find("Hot").attributes and "selected" not in browser.find("New").attributes

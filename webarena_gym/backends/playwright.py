@@ -48,7 +48,8 @@ NAVIGATION_TIMEOUT_MS = 30_000
 EXPECTED_NAVIGATION_MS = 5_000
 
 # Whether an action on the element matching ``selector`` (or the focused element when
-# ``selector`` is null) will make the page navigate: following a link, or submitting a form.
+# ``selector`` is null) will make the page navigate: following a link, submitting a form, or
+# opening a grid row (a numbered ``<tr>``, see :func:`webarena_gym.observation.naming.is_row_link`).
 # Key presses and clicks return before a navigation they trigger starts, so the backend
 # must know to wait.
 WILL_NAVIGATE_JS = """([selector, action]) => {
@@ -59,6 +60,7 @@ WILL_NAVIGATE_JS = """([selector, action]) => {
     const href = link.getAttribute('href') || '';
     return !href.startsWith('#') && !href.startsWith('javascript:') && link.target !== '_blank';
   }
+  if (action === 'Click' && target.tagName === 'TR') return true;  // a numbered row: its grid script opens it
   if (!target.form) return false;
   const tag = target.tagName.toLowerCase();
   const type = (target.getAttribute('type') || (tag === 'button' ? 'submit' : 'text')).toLowerCase();
@@ -298,6 +300,8 @@ class PlaywrightBackend:
             await page.mouse.wheel(0, 600 if name == "Scroll Down" else -600)
         else:
             locator = page.locator(_element_selector(element))
+            if element.tag == "tr":  # a row is clicked on its first cell: its centre may fall between cells
+                locator = locator.locator(":scope > td, :scope > th").first
             force = self.browsed_sites.force_actions
             if name == "Click":
                 await locator.click(force=force)

@@ -32,6 +32,8 @@ DEFAULT_BUTTON_NAMES = {"submit": "Submit", "reset": "Reset"}
 
 _WHITESPACE = re.compile(r"\s+")
 _EMPTY_HREFS = frozenset({"", "#", "javascript:;", "javascript:void(0)", "javascript:void(0);"})
+#: A ``title`` that is an address: absolute, from the root, or relative to the page ("view/order_id/17/").
+_ADDRESS = re.compile(r"^(https?://\S+|/\S*|\S+/)$", re.IGNORECASE)
 
 
 def clean(text: str) -> str:
@@ -47,11 +49,18 @@ def is_interactive(el: lxml.html.HtmlElement) -> bool:
         return True
     if (el.get("role") or "").lower() in CLICK_ROLES:
         return True
-    # A script's click handler or a tab stop makes a control, unless it only wraps controls; so does
-    # the header of a column that Magento's grid script sorts on click (``<th data-sort="created_at">``).
+    # A script's click handler or a tab stop makes a control, unless it only wraps controls; so do
+    # the header of a column that Magento's grid script sorts on click (``<th data-sort="created_at">``)
+    # and a row that it opens (a row with an "Edit" link in it is opened by the link).
     scripted = (el.get("onclick") is not None or el.get("tabindex") == "0" or "click:" in (el.get("data-bind") or "")
-                or el.get("data-sort") is not None)
+                or el.get("data-sort") is not None or is_row_link(el))
     return scripted and not any(is_interactive(d) for d in el.iterdescendants() if isinstance(d.tag, str))
+
+
+def is_row_link(el: lxml.html.HtmlElement) -> bool:
+    """A table row that a grid script opens on click, at the address its ``title`` holds
+    (Magento's dashboard and legacy grids: ``<tr title="http://.../order/view/order_id/230/">``)."""
+    return el.tag == "tr" and bool(_ADDRESS.match(clean(el.get("title") or "")))
 
 
 def is_inert_link(el: lxml.html.HtmlElement) -> bool:

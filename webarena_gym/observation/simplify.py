@@ -109,6 +109,9 @@ class _Simplifier:
             return
         if tag == "svg" or (is_screen_reader_only(el) and tag not in FORM_CONTROLS and is_interactive(el)):
             return  # icons name controls; a control clipped out of sight (a skip link) is not there to use
+        if tag == "tr" and is_interactive(el):
+            self._emit_row(el, moved)
+            return
         if is_interactive(el) or read_ui_select(el) is not None:
             if self._emit_interactive(el):
                 return
@@ -143,11 +146,12 @@ class _Simplifier:
             return f"({title})"
         return ""
 
-    def _kept(self, el: lxml.html.HtmlElement, tag: str, moved: set) -> None:
-        """``el``'s content under ``tag`` (a tag kept in the observation, or a moved region's)."""
+    def _kept(self, el: lxml.html.HtmlElement, tag: str, moved: set, opening: str = "") -> None:
+        """``el``'s content under ``tag`` (a tag kept in the observation, or a moved region's);
+        ``opening`` replaces the bare opening tag (a numbered row's)."""
         block = tag in BLOCK_TAGS or el in self.regions
         start = len(self.parts)
-        self.parts.append(("\n" if block else "") + f"<{tag}>")
+        self.parts.append(("\n" if block else "") + (opening or f"<{tag}>"))
         in_line = tag in LINE_CONTAINERS
         self.line_depth += in_line
         skipped = set(collapsed_submenus(el)) if self.in_region and tag == "li" else set()
@@ -203,18 +207,31 @@ class _Simplifier:
                 return False
             shown_names = {attributes.get("title"), attributes.get("aria-label")}
             inner = _escape(text or (label if label not in shown_names else ""))
-        key = el.get(INDEX_ATTRIBUTE) or self.tree.getpath(el)
-        element_id = len(self.elements)
-        self.elements.append(Element(element_id, tag, text, attributes, clean(label), key, options, widget))
-        shown = "".join(
-            f" {name}" if name in BOOLEAN_ATTRIBUTES and not value else f' {name}="{_attr(value)}"'
-            for name, value in attributes.items()
-        )
+        element_id = self._number(el, tag, text, attributes, clean(label), options, widget)
         if tag == "input":
-            self.parts.append(f'<input id="{element_id}"{shown}>')
+            self.parts.append(f'<input id="{element_id}"{_shown(attributes)}>')
         else:
-            self.parts.append(f'<{tag} id="{element_id}"{shown}>{inner}</{tag}>')
+            self.parts.append(f'<{tag} id="{element_id}"{_shown(attributes)}>{inner}</{tag}>')
         return True
+
+    def _emit_row(self, el: lxml.html.HtmlElement, moved: set) -> None:
+        """A row that a grid script opens on click: numbered, with its cells kept as cells."""
+        cells = (clean(self.namer.text_of(c, screen_reader=True)) for c in el if c.tag in ("td", "th") and not is_hidden(c))
+        text = " ".join(cell for cell in cells if cell)
+        if not text:
+            self._kept(el, "tr", moved)
+            return
+        attributes = self._shown_attributes(el)
+        element_id = self._number(el, "tr", text, attributes, self.namer.name(el, text))
+        self._kept(el, "tr", moved, opening=f'<tr id="{element_id}"{_shown(attributes)}>')
+
+    def _number(self, el: lxml.html.HtmlElement, tag: str, text: str, attributes: dict[str, str], label: str,
+                options: tuple[str, ...] = (), widget: str = "") -> int:
+        """Number ``el`` as the next element (keyed where the backend finds it again); returns its number."""
+        element_id = len(self.elements)
+        key = el.get(INDEX_ATTRIBUTE) or self.tree.getpath(el)
+        self.elements.append(Element(element_id, tag, text, attributes, label, key, options, widget))
+        return element_id
 
     def _shown_attributes(self, el: lxml.html.HtmlElement) -> dict[str, str]:
         """The whitelisted attributes, in a fixed order, with form controls' live state."""
@@ -254,6 +271,12 @@ class _Simplifier:
         if sort:
             shown["sorted"] = sort
         return shown
+
+
+def _shown(attributes: dict[str, str]) -> str:
+    """A numbered element's attributes as written in its tag (flags bare, values quoted)."""
+    return "".join(f" {name}" if name in BOOLEAN_ATTRIBUTES and not value else f' {name}="{_attr(value)}"'
+                   for name, value in attributes.items())
 
 
 def _sort_state(el: lxml.html.HtmlElement) -> str:
