@@ -78,6 +78,42 @@ def test_grid_rows_that_open_a_page_are_numbered_with_their_cells():
     assert [e.tag for e in obs.elements[2:]] == ["input", "a"]  # the row with an Edit link: the link opens it
 
 
+def test_links_that_a_script_claims_and_chosen_items_marked_by_class():
+    # GitLab hooks its scripts to js- classes and to the items of its dropdown menus; a help
+    # table's href="#" link stays inert. Chosen items and current tabs are marked by classes.
+    obs = simplify_html(
+        '<div>0 Assignees <a href="#" class="js-sidebar-dropdown-toggle edit-link btn">Edit</a></div>'
+        '<div class="dropdown show"><div class="dropdown-menu show"><div class="dropdown-content"><ul>'
+        '<li><a href="#" class="is-active">Any Type</a></li><li><a href="#">Issue</a></li></ul></div></div></div>'
+        '<table><tr><td><a href="#">Link</a></td></tr></table>'
+        '<ul class="nav gl-tabs-nav"><li><a class="gl-tab-nav-item gl-tab-nav-item-active" href="/b/active">Active</a></li>'
+        '<li><a class="gl-tab-nav-item" href="/b/stale">Stale</a></li></ul>'
+        '<ul><li class="gl-dropdown-item is-active"><button role="menuitem">Global</button></li>'
+        '<li class="gl-dropdown-item"><button role="menuitem">Watch</button></li></ul>'
+        '<a class="dropdown-item active" href="/s?sort=name">Account</a><a class="dropdown-item" href="/s?sort=date">Access granted</a>')
+    assert [(e.label, "selected" in e.attributes) for e in obs.elements] == [
+        ("Edit", False), ("Any Type", True), ("Issue", False), ("Active", True), ("Stale", False), ("Global", True),
+        ("Watch", False), ("Account", True), ("Access granted", False)]
+    assert "<td>Link</td>" in obs.text
+
+
+def test_tooltips_rendered_as_markup_taken_over_by_scripts_or_saying_what_numbers_count():
+    obs = simplify_html(
+        '<div class="progress"><div class="progress-bar has-tooltip" style="width: 51.8%" data-html="true" title="'
+        '&lt;span class=&quot;lang&quot;&gt;Nunjucks&lt;/span&gt;&amp;nbsp;&lt;span&gt;51.8%&lt;/span&gt;"></div></div>'
+        '<div class="divergence-graph" title="109 commits behind main, 39 commits ahead">'
+        '<div class="graph-side"><span class="count">109</span></div><div class="graph-side"><span>39</span></div></div>'
+        '<span title="Comments">Comments 61</span> <span title="Created">2023-05-31 18:22</span>'
+        '<button class="btn btn-icon has-tooltip" data-title="Merge request actions"><svg data-testid="ellipsis_v-icon">'
+        '</svg></button><button class="btn" data-original-title="Delete branch"><svg></svg></button>'
+        '<a href="/x" data-html="true" title="&lt;b&gt;Fork&lt;/b&gt; this project">Fork</a>')
+    assert "Nunjucks 51.8%" in obs.text and "&lt;span" not in obs.text
+    assert "109\n39\n(109 commits behind main, 39 commits ahead)" in obs.text
+    assert "Comments 61 2023-05-31 18:22" in obs.text  # words or a date say what they are already
+    assert [e.label for e in obs.elements] == ["Merge request actions", "Delete branch", "Fork this project"]
+    assert obs.elements[2].attributes["title"] == "Fork this project"
+
+
 def test_gitlab_list_links_and_labels():
     obs = page("gitlab_issues_list.html")
     titles = [e.text for e in obs.elements if e.tag == "a"]

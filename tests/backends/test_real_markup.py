@@ -46,9 +46,9 @@ class Browser:
         self.backend.execute(check_action(parsed, element), element)  # as the env does
         return self.observe()
 
-    def find(self, label: str, **attributes: str):
-        return next(e for e in self.page.elements
-                    if e.label == label and all(e.attributes.get(k) == v for k, v in attributes.items()))
+    def find(self, label: str, tag: str | None = None, **attributes: str):
+        return next(e for e in self.page.elements if e.label == label and tag in (None, e.tag)
+                    and all(e.attributes.get(k) == v for k, v in attributes.items()))
 
 
 @pytest.fixture(scope="module", params=["direct", pytest.param("playwright", marks=pytest.mark.browser)])
@@ -149,6 +149,23 @@ def test_a_clicked_row_opens_its_page_and_a_clicked_tab_shows_its_grid_in_chromi
     assert "selected" in chromium.find("Most Viewed Products").attributes and "Harbor Rain Shell" not in page.text
     sent = chromium.act(f'do(action="Click", element="{chromium.find("/echo?product_id=41").id}")')
     assert "<li>product_id=41</li>" in sent.text
+
+
+def test_links_that_only_a_script_claims_are_controls(browser):
+    page = browser.open("gitlab_merge_request")
+    assert re.search(r'0 Assignees <a id="\d+">Edit</a>', page.text)  # href="#" with a js- class
+    assert browser.find("Merge request actions").tag == "button"  # an icon named by its data-title
+    assert "selected" in browser.find("Overview 3").attributes and "selected" not in browser.find("Commits 2").attributes
+    assert "Grace Hopper" not in page.text  # the user picker is closed
+
+
+@pytest.mark.browser
+def test_the_sidebar_user_picker_opens_and_assigns_in_chromium(chromium):
+    chromium.open("gitlab_merge_request")
+    page = chromium.act(f'do(action="Click", element="{chromium.find("Edit", tag="a").id}")')
+    assert "selected" in chromium.find("Unassigned").attributes and "Alan Turing @aturing" in page.text
+    sent = chromium.act(f'do(action="Click", element="{chromium.find("Alan Turing @aturing").id}")')
+    assert "<li>merge_request[assignee_ids][]=9</li>" in sent.text
 
 
 def test_the_current_tab_is_marked_where_only_a_class_says_so(browser):

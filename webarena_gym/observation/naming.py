@@ -2,20 +2,21 @@
 
 An element is numbered when the agent can act on it and can tell what it is. Names
 follow the order assistive technology uses (a simplified accessible-name computation):
-``aria-labelledby``, ``aria-label``, the control's ``<label>``, placeholder, title,
-its visible text, an image's alt text, screen-reader-only text, and last an icon's test
-id (GitLab's ``data-testid="search-icon"``), so icon-only buttons get a name. What has
-no name, or cannot be acted on (``href="#"`` help links with no script role, a
-``tabindex="-1"`` copy of a link the page already has), is not numbered.
+``aria-labelledby``, ``aria-label``, the control's ``<label>``, placeholder, title (or the
+tooltip a script took from it), its visible text, an image's alt text, screen-reader-only
+text, and last an icon's test id (GitLab's ``data-testid="search-icon"``), so icon-only
+buttons get a name. What has no name, or cannot be acted on (``href="#"`` help links no
+script claims, a ``tabindex="-1"`` copy of a link the page already has), is not numbered.
 """
 
 from __future__ import annotations
 
 import re
 
+import lxml.etree
 import lxml.html
 
-from .visibility import is_hidden, is_screen_reader_only
+from .visibility import class_names, is_hidden, is_screen_reader_only
 
 CLICK_ROLES = frozenset("button link checkbox radio tab menuitem option switch combobox textbox searchbox treeitem".split())
 BUTTON_INPUT_TYPES = frozenset({"submit", "button", "reset", "image"})
@@ -29,6 +30,10 @@ DROPPED_TAGS = frozenset(
     "script style noscript template head meta link base canvas iframe object embed audio video source track map".split()
 )
 DEFAULT_BUTTON_NAMES = {"submit": "Submit", "reset": "Reset"}
+#: What holds the items of a dropdown (Bootstrap's menu, GitLab's list inside it), and how far up
+#: from an item to look for it.
+DROPDOWN_MENU_CLASSES = frozenset({"dropdown-menu", "dropdown-content"})
+MENU_DEPTH = 6
 
 _WHITESPACE = re.compile(r"\s+")
 _EMPTY_HREFS = frozenset({"", "#", "javascript:;", "javascript:void(0)", "javascript:void(0);"})
@@ -57,6 +62,18 @@ def is_interactive(el: lxml.html.HtmlElement) -> bool:
     return scripted and not any(is_interactive(d) for d in el.iterdescendants() if isinstance(d.tag, str))
 
 
+def title_of(el: lxml.html.HtmlElement) -> str:
+    """``el``'s tooltip: its ``title``, read as text where Bootstrap renders it as markup
+    (``data-html="true"``: GitLab's language bar, ``<span>Nunjucks</span>&nbsp;<span>51.8%</span>``)."""
+    title = el.get("title") or ""
+    if "<" in title and "true" in (el.get("data-html"), el.get("data-bs-html")):
+        try:
+            title = lxml.html.fragment_fromstring(title, create_parent="div").text_content()
+        except (lxml.etree.ParserError, ValueError):
+            pass
+    return clean(title)
+
+
 def is_row_link(el: lxml.html.HtmlElement) -> bool:
     """A table row that a grid script opens on click, at the address its ``title`` holds
     (Magento's dashboard and legacy grids: ``<tr title="http://.../order/view/order_id/230/">``)."""
@@ -65,12 +82,27 @@ def is_row_link(el: lxml.html.HtmlElement) -> bool:
 
 def is_inert_link(el: lxml.html.HtmlElement) -> bool:
     """A link that goes nowhere or only scrolls the page, and that no script claims
-    (``<a href="#">Link</a>`` in a help table, "Jump to main content")."""
+    (``<a href="#">Link</a>`` in a help table, "Jump to main content").
+
+    A script claims it by an attribute of :data:`SCRIPTED_LINK_ATTRIBUTES`, by a ``js-`` class
+    (the hooks GitLab's scripts bind to: the sidebar's ``js-sidebar-dropdown-toggle`` "Edit"), or
+    by holding it as an item of a dropdown menu (GitLab's user and filter pickers)."""
     if el.get("href") is None:
         return False
     href = clean(el.get("href") or "").lower()
     nowhere = href in _EMPTY_HREFS or href.startswith("#")
-    return nowhere and not any(el.get(name) is not None for name in SCRIPTED_LINK_ATTRIBUTES)
+    if not nowhere or any(el.get(name) is not None for name in SCRIPTED_LINK_ATTRIBUTES):
+        return False
+    return not (any(name.startswith("js-") for name in class_names(el)) or _in_dropdown_menu(el))
+
+
+def _in_dropdown_menu(el: lxml.html.HtmlElement) -> bool:
+    for depth, ancestor in enumerate(el.iterancestors()):
+        if depth >= MENU_DEPTH:
+            return False
+        if class_names(ancestor) & DROPDOWN_MENU_CLASSES or (ancestor.get("role") or "") in ("menu", "listbox"):
+            return True
+    return False
 
 
 def is_duplicate_link(el: lxml.html.HtmlElement, hrefs: set[str]) -> bool:
@@ -105,7 +137,10 @@ class Namer:
             self.labels_by_for.get(el.get("id") or "\0"),
             self._wrapping_label(el),
             el.get("placeholder"),
-            el.get("title"),
+            title_of(el),
+            # a tooltip a script has taken over: Bootstrap moves ``title`` here, GitLab sets it from here
+            el.get("data-original-title"),
+            el.get("data-title"),
             visible_text if not is_field else "",
             el.get("alt") if tag == "input" else "",
             DEFAULT_BUTTON_NAMES.get(kind, "") if tag == "input" else "",

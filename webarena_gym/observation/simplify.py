@@ -16,6 +16,7 @@ from .naming import (
     is_duplicate_link,
     is_inert_link,
     is_interactive,
+    title_of,
 )
 from .regions import collapsed_submenus, navigation_regions, region_tag
 from .visibility import FORM_CONTROLS, class_names, is_hidden, is_screen_reader_only
@@ -47,9 +48,11 @@ ARIA_STATES = (("aria-checked", "checked"), ("aria-selected", "selected"), ("ari
                ("aria-expanded", "expanded"), ("aria-disabled", "disabled"))
 #: How a column header says it sorts: ARIA's ``aria-sort``, or the classes Magento's grids set.
 SORT_CLASSES = {"_ascend": "ascending", "_descend": "descending"}
-#: Classes that mark the current tab or menu item itself (Postmill) ...
-CURRENT_ITEM_CLASSES = frozenset({"tab--active", "menu-item--active"})
-#: ... or mark an ``<li class="active">`` around it in a tab bar (GitLab's and Bootstrap's).
+#: Classes that mark the current tab or the chosen item itself (Postmill's tabs, GitLab's tab bars
+#: and the chosen item of its dropdowns) ...
+CURRENT_ITEM_CLASSES = frozenset({"tab--active", "menu-item--active", "gl-tab-nav-item-active", "is-active"})
+#: ... or mark an ``<li class="active">`` around it in a tab bar (GitLab's and Bootstrap's), or an
+#: ``<li class="is-active">`` around it (GitLab's dropdowns); Bootstrap's chosen ``dropdown-item`` is ``active``.
 TAB_BAR_CLASSES = frozenset({"nav-links", "nav-tabs"})
 #: Roles that a native control shows too (``<button role="switch">``: its state means on or off).
 STATE_ROLES = frozenset({"switch", "checkbox", "radio", "tab", "option", "menuitemcheckbox", "menuitemradio"})
@@ -57,6 +60,7 @@ CHOICE_TYPES = frozenset({"checkbox", "radio"})
 #: Relative times ("13 years ago") whose date only a tooltip holds (GitLab's lists, Postmill's posts).
 RELATIVE_TIME = re.compile(r"\bago\b|\b(just now|yesterday|today)\b", re.IGNORECASE)
 YEAR = re.compile(r"\b\d{4}\b")
+WORD = re.compile(r"[^\W\d_]{2,}")
 
 
 def simplify_document(root: lxml.html.HtmlElement, *, order_navigation: bool = True) -> PageObservation:
@@ -135,16 +139,17 @@ class _Simplifier:
 
     def _tooltip(self, el: lxml.html.HtmlElement, tag: str) -> str:
         """What a non-numbered element says only on hover: the tooltip of an icon or a bar that
-        shows no text (GitLab's "Private - ..." lock), or the date of a relative time, in brackets."""
-        title = clean(el.get("title") or "") or (clean(el.get("datetime") or "") if tag == "time" else "")
+        shows no text (GitLab's "Private - ..." lock); in brackets, the date of a relative time and
+        what bare numbers count (a branch's "109 commits behind main, 39 commits ahead")."""
+        title = title_of(el) or (clean(el.get("datetime") or "") if tag == "time" else "")
         if not title:
             return ""
         text = clean(self.namer.text_of(el, screen_reader=True))
         if not text:
             return title
-        if (tag == "time" or RELATIVE_TIME.search(text)) and not YEAR.search(text) and title not in text:
-            return f"({title})"
-        return ""
+        dated = (tag == "time" or RELATIVE_TIME.search(text)) and not YEAR.search(text)
+        counted = not WORD.search(text) and WORD.search(title)  # "109 39" of "109 commits behind main, ..."
+        return f"({title})" if (dated or counted) and title not in text else ""
 
     def _kept(self, el: lxml.html.HtmlElement, tag: str, moved: set, opening: str = "") -> None:
         """``el``'s content under ``tag`` (a tag kept in the observation, or a moved region's);
@@ -252,7 +257,7 @@ class _Simplifier:
             elif name == "role" and tag in ("a", "button", "input", "select", "textarea") and el.get(name) not in STATE_ROLES:
                 continue
             else:
-                value = el.get(name)
+                value = title_of(el) if name == "title" else el.get(name)
             if value is not None and clean(value):
                 shown[name] = clean(value)
         if kind in CHOICE_TYPES and _is_checked(el):
@@ -293,12 +298,16 @@ def _sort_state(el: lxml.html.HtmlElement) -> str:
 
 def _is_current_tab(el: lxml.html.HtmlElement) -> bool:
     """Whether a class marks ``el`` as the chosen tab or menu item (no ARIA says so on these sites)."""
-    if class_names(el) & CURRENT_ITEM_CLASSES:
+    classes = class_names(el)
+    if classes & CURRENT_ITEM_CLASSES or {"dropdown-item", "active"} <= classes:
         return True
     item = el.getparent()
-    bar = item.getparent() if item is not None else None
-    return (item is not None and bar is not None and item.tag == "li" and "active" in class_names(item)
-            and bool(class_names(bar) & TAB_BAR_CLASSES))
+    if item is None or item.tag != "li":
+        return False
+    if "is-active" in class_names(item):
+        return True
+    bar = item.getparent()
+    return bar is not None and "active" in class_names(item) and bool(class_names(bar) & TAB_BAR_CLASSES)
 
 
 def _select_options(el: lxml.html.HtmlElement) -> tuple[tuple[str, ...], str, str]:
