@@ -104,14 +104,32 @@ def test_tooltips_rendered_as_markup_taken_over_by_scripts_or_saying_what_number
         '<div class="divergence-graph" title="109 commits behind main, 39 commits ahead">'
         '<div class="graph-side"><span class="count">109</span></div><div class="graph-side"><span>39</span></div></div>'
         '<span title="Comments">Comments 61</span> <span title="Created">2023-05-31 18:22</span>'
+        '<label>Title <abbr title="This field is required.">*</abbr></label>'
         '<button class="btn btn-icon has-tooltip" data-title="Merge request actions"><svg data-testid="ellipsis_v-icon">'
         '</svg></button><button class="btn" data-original-title="Delete branch"><svg></svg></button>'
         '<a href="/x" data-html="true" title="&lt;b&gt;Fork&lt;/b&gt; this project">Fork</a>')
     assert "Nunjucks 51.8%" in obs.text and "&lt;span" not in obs.text
     assert "109\n39\n(109 commits behind main, 39 commits ahead)" in obs.text
     assert "Comments 61 2023-05-31 18:22" in obs.text  # words or a date say what they are already
+    assert "required" not in obs.text  # a mark that counts nothing keeps its tooltip to itself
     assert [e.label for e in obs.elements] == ["Merge request actions", "Delete branch", "Fork this project"]
     assert obs.elements[2].attributes["title"] == "Fork this project"
+
+
+def test_table_footers_knockout_cells_and_split_button_items():
+    # A footer written before the body is drawn after it; a knockout grid's cells bind a click that
+    # does nothing on most grids; an open split button's items get their handlers from a script.
+    obs = simplify_html(
+        '<table><tfoot><tr><td>Grand Total</td><td>$95.40</td></tr></tfoot><tbody><tr><td>Subtotal</td>'
+        '<td>$90.40</td></tr></tbody></table>'
+        '<table><tr class="data-row"><td data-bind="css: getFieldClass($row()), click: getFieldHandler($row())">'
+        '<div class="data-grid-cell-content">Pending</div></td></tr></table>'
+        '<table><thead><tr><th class="data-grid-th _sortable" data-bind="click: sort"><span>Status</span></th></tr>'
+        '</thead></table>'
+        '<div class="actions-split"><ul class="dropdown-menu show"><li><span class="item" title="Configurable Product">'
+        'Configurable Product</span></li></ul></div>')
+    assert "<tr><td>Subtotal</td><td>$90.40</td></tr>\n<tr><td>Grand Total</td><td>$95.40</td></tr>" in obs.text
+    assert [(e.tag, e.label) for e in obs.elements] == [("th", "Status"), ("span", "Configurable Product")]
 
 
 def test_gitlab_list_links_and_labels():

@@ -168,6 +168,40 @@ def test_the_sidebar_user_picker_opens_and_assigns_in_chromium(chromium):
     assert "<li>merge_request[assignee_ids][]=9</li>" in sent.text
 
 
+def test_knockout_tabs_nameless_filter_boxes_and_disabled_pager_buttons(browser):
+    page = browser.open("magento_admin_customer")
+    tabs = [browser.find(name, tag="a") for name in ("Customer View", "Account Information", "Orders")]
+    assert ["selected" in tab.attributes for tab in tabs] == [True, False, False]  # the <li> says _active
+    page = browser.act(f'do(action="Click", element="{tabs[2].id}")')  # Chromium shows the open section only
+    assert [e.attributes.get("name") for e in page.elements if e.input_type == "text"][-3:] == [
+        "increment_id", "billing_name", None]  # the third has a placeholder, "From"
+    assert all("disabled" in browser.find(name).attributes for name in ("Previous page", "Next page"))
+
+
+def test_a_details_summary_opens_its_content(browser):
+    page = browser.open("postmill_forum")
+    summary = browser.find("Hide this forum")
+    assert summary.tag == "summary" and "expanded" not in summary.attributes and "will not be shown" not in page.text
+    page = browser.act(f'do(action="Click", element="{summary.id}")')
+    assert "expanded" in browser.find("Hide this forum").attributes and "will not be shown on the front page" in page.text
+    sent = browser.act(f'do(action="Click", element="{browser.find("Hide").id}")')
+    assert "<li>forum=books</li>" in sent.text
+
+
+@pytest.mark.browser
+def test_knockout_tabs_and_split_button_menus_work_in_chromium(chromium):
+    page = chromium.open("magento_admin_customer")
+    assert "Account Created:" in page.text and "noor.haddad@example.com" not in page.text
+    page = chromium.act(f'do(action="Click", element="{chromium.find("Orders", tag="a").id}")')
+    assert "selected" in chromium.find("Orders", tag="a").attributes and "Account Created:" not in page.text
+    assert "<li>order_id=229</li>" in chromium.act(f'do(action="Click", element="{chromium.find("/echo?order_id=229").id}")').text
+    page = chromium.open("magento_admin_product")
+    assert "Save & Close" not in page.text
+    chromium.act(f'do(action="Click", element="{chromium.find("Select menu").id}")')
+    item = chromium.find("Save & Close")  # its click handler is set by a script: only its class says so
+    assert "<li>back=close</li>" in chromium.act(f'do(action="Click", element="{item.id}")').text
+
+
 def test_the_current_tab_is_marked_where_only_a_class_says_so(browser):
     browser.open("postmill_forum")  # Postmill's sort tabs: class="tab tab--active"
     assert "selected" in browser.find("Hot").attributes and "selected" not in browser.find("New").attributes

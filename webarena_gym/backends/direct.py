@@ -250,6 +250,14 @@ class DirectBackend:
             return self._navigate("GET", urljoin(self._url, href))
         if tag == "input" and kind in ("checkbox", "radio"):
             return self._toggle(node, kind)
+        if tag == "summary":  # opens or closes its <details>, as a browser does without scripts
+            details = node.getparent()
+            if details.get("open") is None:
+                details.set("open", "")
+            else:
+                del details.attrib["open"]
+            self._page = None
+            return None
         if (tag == "button" and kind in ("", "submit")) or (tag == "input" and kind in SUBMIT_TYPES):
             form = _form_of(node)
             if form is None:

@@ -50,16 +50,24 @@ def is_interactive(el: lxml.html.HtmlElement) -> bool:
     tag = el.tag
     if tag == "a" and el.get("href") is not None:
         return True
-    if tag in NATIVE_CONTROLS:
-        return True
+    if tag in NATIVE_CONTROLS or (tag == "summary" and el.getparent() is not None and el.getparent().tag == "details"):
+        return True  # a <details>'s summary opens and closes it
     if (el.get("role") or "").lower() in CLICK_ROLES:
         return True
     # A script's click handler or a tab stop makes a control, unless it only wraps controls; so do
-    # the header of a column that Magento's grid script sorts on click (``<th data-sort="created_at">``)
-    # and a row that it opens (a row with an "Edit" link in it is opened by the link).
-    scripted = (el.get("onclick") is not None or el.get("tabindex") == "0" or "click:" in (el.get("data-bind") or "")
-                or el.get("data-sort") is not None or is_row_link(el))
+    # the header of a column that Magento's grid script sorts on click (``<th data-sort="created_at">``),
+    # a row that it opens (a row with an "Edit" link in it is opened by the link) and the items of its
+    # split buttons' menus (``<span class="item">``, whose handlers a script sets). A knockout grid binds
+    # a click to every cell, which does nothing on most grids: a cell is not a control.
+    scripted = (el.get("onclick") is not None or el.get("tabindex") == "0" or (_binds_click(el) and tag != "td")
+                or el.get("data-sort") is not None or is_row_link(el)
+                or ("item" in class_names(el) and _in_dropdown_menu(el)))
     return scripted and not any(is_interactive(d) for d in el.iterdescendants() if isinstance(d.tag, str))
+
+
+def _binds_click(el: lxml.html.HtmlElement) -> bool:
+    """Whether a knockout binding (Magento's ``data-bind="click: activate"``) handles clicks on ``el``."""
+    return "click:" in (el.get("data-bind") or "")
 
 
 def title_of(el: lxml.html.HtmlElement) -> str:
@@ -85,15 +93,18 @@ def is_inert_link(el: lxml.html.HtmlElement) -> bool:
     (``<a href="#">Link</a>`` in a help table, "Jump to main content").
 
     A script claims it by an attribute of :data:`SCRIPTED_LINK_ATTRIBUTES`, by a ``js-`` class
-    (the hooks GitLab's scripts bind to: the sidebar's ``js-sidebar-dropdown-toggle`` "Edit"), or
-    by holding it as an item of a dropdown menu (GitLab's user and filter pickers)."""
+    (the hooks GitLab's scripts bind to: the sidebar's ``js-sidebar-dropdown-toggle`` "Edit"), by
+    holding it as an item of a dropdown menu (GitLab's user and filter pickers), or by handling
+    clicks on the item around it (Magento's customer tabs: ``<li data-bind="click: activate"><a href="#">``)."""
     if el.get("href") is None:
         return False
     href = clean(el.get("href") or "").lower()
     nowhere = href in _EMPTY_HREFS or href.startswith("#")
     if not nowhere or any(el.get(name) is not None for name in SCRIPTED_LINK_ATTRIBUTES):
         return False
-    return not (any(name.startswith("js-") for name in class_names(el)) or _in_dropdown_menu(el))
+    around = [a for _, a in zip(range(2), el.iterancestors(), strict=False)]
+    handled = any(a.get("onclick") is not None or _binds_click(a) for a in around)
+    return not (any(name.startswith("js-") for name in class_names(el)) or _in_dropdown_menu(el) or handled)
 
 
 def _in_dropdown_menu(el: lxml.html.HtmlElement) -> bool:

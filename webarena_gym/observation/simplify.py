@@ -50,9 +50,10 @@ ARIA_STATES = (("aria-checked", "checked"), ("aria-selected", "selected"), ("ari
 SORT_CLASSES = {"_ascend": "ascending", "_descend": "descending"}
 #: Classes that mark the current tab or the chosen item itself (Postmill's tabs, GitLab's tab bars
 #: and the chosen item of its dropdowns) ...
-CURRENT_ITEM_CLASSES = frozenset({"tab--active", "menu-item--active", "gl-tab-nav-item-active", "is-active"})
-#: ... or mark an ``<li class="active">`` around it in a tab bar (GitLab's and Bootstrap's), or an
-#: ``<li class="is-active">`` around it (GitLab's dropdowns); Bootstrap's chosen ``dropdown-item`` is ``active``.
+CURRENT_ITEM_CLASSES = frozenset({"tab--active", "menu-item--active", "gl-tab-nav-item-active", "is-active", "_active"})
+#: ... or mark the ``<li>`` around it (GitLab's dropdowns, Magento's tabs and menu), or an
+#: ``<li class="active">`` in a tab bar (GitLab's and Bootstrap's); Bootstrap's chosen ``dropdown-item`` is ``active``.
+CURRENT_LIST_ITEM_CLASSES = frozenset({"is-active", "_active"})
 TAB_BAR_CLASSES = frozenset({"nav-links", "nav-tabs"})
 #: Roles that a native control shows too (``<button role="switch">``: its state means on or off).
 STATE_ROLES = frozenset({"switch", "checkbox", "radio", "tab", "option", "menuitemcheckbox", "menuitemradio"})
@@ -60,7 +61,7 @@ CHOICE_TYPES = frozenset({"checkbox", "radio"})
 #: Relative times ("13 years ago") whose date only a tooltip holds (GitLab's lists, Postmill's posts).
 RELATIVE_TIME = re.compile(r"\bago\b|\b(just now|yesterday|today)\b", re.IGNORECASE)
 YEAR = re.compile(r"\b\d{4}\b")
-WORD = re.compile(r"[^\W\d_]{2,}")
+WORD, DIGIT = re.compile(r"[^\W\d_]{2,}"), re.compile(r"\d")
 
 
 def simplify_document(root: lxml.html.HtmlElement, *, order_navigation: bool = True) -> PageObservation:
@@ -148,7 +149,7 @@ class _Simplifier:
         if not text:
             return title
         dated = (tag == "time" or RELATIVE_TIME.search(text)) and not YEAR.search(text)
-        counted = not WORD.search(text) and WORD.search(title)  # "109 39" of "109 commits behind main, ..."
+        counted = DIGIT.search(text) and not WORD.search(text) and WORD.search(title)  # "109 39": "109 commits behind ..."
         return f"({title})" if (dated or counted) and title not in text else ""
 
     def _kept(self, el: lxml.html.HtmlElement, tag: str, moved: set, opening: str = "") -> None:
@@ -171,7 +172,10 @@ class _Simplifier:
     def _children(self, el: lxml.html.HtmlElement, moved: set) -> None:
         if el.text:
             self.parts.append(_escape(el.text))
-        for child in el:
+        children = list(el)
+        if el.tag == "table":  # a footer written before the body is drawn after it (Magento's order totals)
+            children.sort(key=lambda child: child.tag == "tfoot")
+        for child in children:
             if isinstance(child.tag, str):
                 self._walk(child, moved)
             if child.tail:
@@ -212,6 +216,8 @@ class _Simplifier:
                 return False
             shown_names = {attributes.get("title"), attributes.get("aria-label")}
             inner = _escape(text or (label if label not in shown_names else ""))
+        if not clean(label) and _is_field(el) and clean(el.get("name") or ""):
+            attributes["name"] = clean(el.get("name"))  # a legacy grid's filter box says only this
         element_id = self._number(el, tag, text, attributes, clean(label), options, widget)
         if tag == "input":
             self.parts.append(f'<input id="{element_id}"{_shown(attributes)}>')
@@ -262,8 +268,8 @@ class _Simplifier:
                 shown[name] = clean(value)
         if kind in CHOICE_TYPES and _is_checked(el):
             shown["checked"] = ""
-        if el.get("disabled") is not None:
-            shown["disabled"] = ""
+        if el.get("disabled") is not None or (tag in ("a", "button") and "disabled" in class_names(el)):
+            shown["disabled"] = ""  # Bootstrap's and Magento's pagers disable links and buttons by class
         for name, flag in ARIA_STATES:
             state = (el.get(name) or "").strip().lower()
             if state == "true":
@@ -272,10 +278,19 @@ class _Simplifier:
                 shown[flag] = "mixed"
         if "selected" not in shown and _is_current_tab(el):
             shown["selected"] = ""
+        details = el.getparent()
+        if tag == "summary" and details is not None and details.tag == "details" and details.get("open") is not None:
+            shown["expanded"] = ""
         sort = _sort_state(el)
         if sort:
             shown["sorted"] = sort
         return shown
+
+
+def _is_field(el: lxml.html.HtmlElement) -> bool:
+    """Whether ``el`` takes typed or chosen input (not a button, checkbox or radio)."""
+    kind = (el.get("type") or "text").lower()
+    return el.tag in ("select", "textarea") or (el.tag == "input" and kind not in BUTTON_INPUT_TYPES | CHOICE_TYPES)
 
 
 def _shown(attributes: dict[str, str]) -> str:
@@ -304,7 +319,7 @@ def _is_current_tab(el: lxml.html.HtmlElement) -> bool:
     item = el.getparent()
     if item is None or item.tag != "li":
         return False
-    if "is-active" in class_names(item):
+    if class_names(item) & CURRENT_LIST_ITEM_CLASSES:
         return True
     bar = item.getparent()
     return bar is not None and "active" in class_names(item) and bool(class_names(bar) & TAB_BAR_CLASSES)

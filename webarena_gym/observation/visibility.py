@@ -1,7 +1,8 @@
 """Whether an element is shown, from what the markup (and the browser's annotation) says.
 
 On the Playwright backend the browser decides: :data:`~.annotate.ANNOTATE_DOM_JS` marks
-what its computed style and layout hide. On raw HTML only the markup can tell: the
+what its computed style and layout hide, and nothing else hides an element it has seen but
+``aria-hidden``. On raw HTML only the markup can tell: the
 ``hidden`` attribute, inline ``display: none``/``visibility: hidden``, hidden inputs,
 closed ``<details>``/``<dialog>``, and classes that every site using them hides (see
 :data:`HIDDEN_CLASSES`). ``aria-hidden`` hides content (decorative icons) but not a
@@ -15,7 +16,7 @@ import re
 
 import lxml.html
 
-from .annotate import HIDDEN_ATTRIBUTE, SCREEN_READER_ATTRIBUTE
+from .annotate import HIDDEN_ATTRIBUTE, INDEX_ATTRIBUTE, SCREEN_READER_ATTRIBUTE
 
 #: Form controls: they stay shown when hidden only from assistive technology.
 FORM_CONTROLS = frozenset({"select", "input", "textarea"})
@@ -39,12 +40,16 @@ def class_names(el: lxml.html.HtmlElement) -> set[str]:
 
 def is_hidden(el: lxml.html.HtmlElement) -> bool:
     """Whether ``el`` (and so everything in it) is not shown."""
-    if el.get(HIDDEN_ATTRIBUTE) is not None or el.get("hidden") is not None:
+    if el.get(HIDDEN_ATTRIBUTE) is not None:
         return True
     tag = el.tag
-    if tag == "input" and (el.get("type") or "").lower() == "hidden":
-        return True
     if el.get("aria-hidden") == "true" and tag not in FORM_CONTROLS:
+        return True
+    if el.get(INDEX_ATTRIBUTE) is not None:
+        return False  # the browser has decided from computed style and layout (Magento opens menus by a parent's class)
+    if el.get("hidden") is not None:
+        return True
+    if tag == "input" and (el.get("type") or "").lower() == "hidden":
         return True
     style = el.get("style")
     if style and _STYLE_HIDDEN.search(style):
