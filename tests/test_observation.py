@@ -129,6 +129,10 @@ def test_table_footers_knockout_cells_and_split_button_items():
         '<div class="actions-split"><ul class="dropdown-menu show"><li><span class="item" title="Configurable Product">'
         'Configurable Product</span></li></ul></div>')
     assert "<tr><td>Subtotal</td><td>$90.40</td></tr>\n<tr><td>Grand Total</td><td>$95.40</td></tr>" in obs.text
+    statuses = simplify_html('<select name="order_statuses[]" multiple size="3"><option selected>Complete</option>'
+                             '<option selected>Closed</option><option>Pending</option></select>')
+    assert statuses.text.startswith('<select id="0" multiple name="order_statuses[]"><option selected>Complete</option>'
+                                    '<option selected>Closed</option><option>Pending</option></select>')
     assert [(e.tag, e.label) for e in obs.elements] == [("th", "Status"), ("span", "Configurable Product")]
 
 

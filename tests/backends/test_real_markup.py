@@ -82,6 +82,20 @@ def test_select2_forum_shows_its_options_and_is_chosen_and_submitted(browser):
     assert "<li>submission[forum]=10005</li>" in sent.text and "<li>submission[title]=Piranesi</li>" in sent.text
 
 
+def test_select2_3_hides_its_select_which_is_shown_and_chosen_instead_of_the_widget(browser):
+    page = browser.open("gitlab_preferences")  # select2 3.x: the select is display: none, the widget before it
+    dashboard = browser.find("Dashboard", tag="select")
+    assert dashboard.widget == DRIVEN_BY_WIDGET and len(dashboard.options) == 5 and dashboard.text == "Your Projects (default)"
+    assert page.text.count("Your Projects (default)") == 1  # the widget's copy of the choice is left out
+    page = browser.act(f'do(action="Select Dropdown Option", element="{dashboard.id}", argument="Your Groups")')
+    assert "<option selected>Your Groups</option>" in page.text
+    if browser.backend.name == "playwright":  # the change event reached the widget
+        shown = "document.getElementById('select2-chosen-1').textContent"
+        assert browser.backend.evaluation_page().evaluate_locator(shown) == "Your Groups"
+    sent = browser.act(f'do(action="Click", element="{browser.find("Save changes").id}")')
+    assert "<li>user[dashboard]=groups</li>" in sent.text and "<li>user[layout]=fixed</li>" in sent.text
+
+
 def test_rating_radios_show_what_tells_them_apart_and_submit_the_chosen_one(browser):
     page = browser.open("magento_admin_review")
     radios = [e for e in page.elements if e.input_type == "radio"]

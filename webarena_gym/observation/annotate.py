@@ -61,6 +61,8 @@ ANNOTATE_DOM_JS = """() => {
   const copy = document.documentElement.cloneNode(true);
   for (const el of copy.querySelectorAll('script, style, noscript, template, link, meta, [data-wa-hidden]')) {
     if (!el.parentElement || el.parentElement.closest('.admin__action-multiselect-wrap')) continue;
+    const before = el.previousElementSibling;  // a select that select2 3.x drives: its options are the choices
+    if (el.tagName === 'SELECT' && before && before.classList.contains('select2-container')) continue;
     el.remove();
   }
   for (const svg of copy.querySelectorAll('svg')) {

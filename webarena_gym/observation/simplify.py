@@ -20,7 +20,7 @@ from .naming import (
 )
 from .regions import collapsed_submenus, navigation_regions, region_tag
 from .visibility import FORM_CONTROLS, class_names, is_hidden, is_screen_reader_only
-from .widgets import is_driven_by_widget, read_ui_select, widget_stand_ins
+from .widgets import is_driven_by_widget, read_ui_select, select2_container_before, widget_stand_ins
 
 #: Kept as tags in the observation; everything else is unwrapped to its content.
 KEPT_TAGS = frozenset(
@@ -41,7 +41,7 @@ LINE_CONTAINERS = frozenset("td th p h1 h2 h3 h4 h5 h6 dt dd label caption legen
 TEXT_ATTRIBUTES = ("placeholder", "value", "title", "aria-label", "role")
 #: What tells radio buttons and checkboxes apart (beside their label).
 CHOICE_ATTRIBUTES = ("name", "value")
-BOOLEAN_ATTRIBUTES = frozenset({"checked", "selected", "disabled", "pressed", "expanded"})
+BOOLEAN_ATTRIBUTES = frozenset({"checked", "selected", "disabled", "pressed", "expanded", "multiple"})
 #: The state of scripted widgets (a swatch or a switch with ``role="option"|"switch"``, a tab, a
 #: toggle button), shown as the flag beside it when "true"; a checkbox that is "mixed" says so.
 ARIA_STATES = (("aria-checked", "checked"), ("aria-selected", "selected"), ("aria-pressed", "pressed"),
@@ -110,7 +110,9 @@ class _Simplifier:
 
     def _walk(self, el: lxml.html.HtmlElement, moved: set) -> None:
         tag = el.tag if isinstance(el.tag, str) else ""
-        if not tag or tag in DROPPED_TAGS or el in moved or el in self.left_out or is_hidden(el):
+        if not tag or tag in DROPPED_TAGS or el in moved or el in self.left_out:
+            return
+        if is_hidden(el) and select2_container_before(el) is None:  # select2 3.x hides the select it drives
             return
         if tag == "svg" or (is_screen_reader_only(el) and tag not in FORM_CONTROLS and is_interactive(el)):
             return  # icons name controls; a control clipped out of sight (a skip link) is not there to use
@@ -268,6 +270,8 @@ class _Simplifier:
                 shown[name] = clean(value)
         if kind in CHOICE_TYPES and _is_checked(el):
             shown["checked"] = ""
+        if tag == "select" and el.get("multiple") is not None:
+            shown["multiple"] = ""  # several options may be selected (Magento's report filters)
         if el.get("disabled") is not None or (tag in ("a", "button") and "disabled" in class_names(el)):
             shown["disabled"] = ""  # Bootstrap's and Magento's pagers disable links and buttons by class
         for name, flag in ARIA_STATES:

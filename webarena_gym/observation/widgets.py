@@ -3,7 +3,9 @@
 - select2 (Postmill's forum picker, GitLab's older dropdowns): the real ``<select>`` is
   kept but hidden from sight and from assistive technology (``aria-hidden="true"``,
   ``select2-hidden-accessible``), and a ``<span role="combobox">`` after it shows the
-  choice. The observation shows the select with its options and drops the stand-in.
+  choice. select2 3.x (GitLab's profile preferences) hides the select with ``display: none``
+  behind a ``<div class="select2-container">`` before it. The observation shows the select
+  with its options and drops the stand-in.
 - Magento's ui-select (the admin's attribute set and category pickers): a knockout
   widget with no native select behind it. The observation shows it as a select whose
   options are the widget's items; choosing one clicks the widget in the browser.
@@ -30,6 +32,10 @@ _PROXY_CLASSES = ("select2", "select2-container", "chosen-container")
 def widget_stand_ins(root: lxml.html.HtmlElement) -> Iterator[lxml.html.HtmlElement]:
     """The visible stand-ins of selects that a widget drives (to be left out)."""
     for select in root.iter("select"):
+        before = select2_container_before(select)
+        if before is not None:
+            yield before
+            continue
         if select.get("aria-hidden") != "true" and "select2-hidden-accessible" not in class_names(select):
             continue
         sibling = select.getnext()
@@ -40,7 +46,18 @@ def widget_stand_ins(root: lxml.html.HtmlElement) -> Iterator[lxml.html.HtmlElem
 
 
 def is_driven_by_widget(select: lxml.html.HtmlElement) -> bool:
-    return select.get("aria-hidden") == "true" or "select2-hidden-accessible" in class_names(select)
+    return (select.get("aria-hidden") == "true" or "select2-hidden-accessible" in class_names(select)
+            or select2_container_before(select) is not None)
+
+
+def select2_container_before(select: lxml.html.HtmlElement) -> lxml.html.HtmlElement | None:
+    """The select2 3.x widget that stands in for ``select`` (its previous sibling), if any."""
+    if select.tag != "select":
+        return None
+    sibling = select.getprevious()
+    while sibling is not None and not isinstance(sibling.tag, str):
+        sibling = sibling.getprevious()
+    return sibling if sibling is not None and "select2-container" in class_names(sibling) else None
 
 
 def _is_stand_in(el: lxml.html.HtmlElement) -> bool:
