@@ -79,22 +79,24 @@ def test_grid_rows_that_open_a_page_are_numbered_with_their_cells():
 
 
 def test_links_that_a_script_claims_and_chosen_items_marked_by_class():
-    # GitLab hooks its scripts to js- classes and to the items of its dropdown menus; a help
-    # table's href="#" link stays inert. Chosen items and current tabs are marked by classes.
+    # GitLab hooks its scripts to js- classes and to the items of its dropdown menus; OpenStreetMap
+    # binds its "Reverse Directions" by a plain class. A help table's href="#" link out of the tab
+    # order and a skip link stay inert. Chosen items and current tabs are marked by classes.
     obs = simplify_html(
         '<div>0 Assignees <a href="#" class="js-sidebar-dropdown-toggle edit-link btn">Edit</a></div>'
         '<div class="dropdown show"><div class="dropdown-menu show"><div class="dropdown-content"><ul>'
         '<li><a href="#" class="is-active">Any Type</a></li><li><a href="#">Issue</a></li></ul></div></div></div>'
-        '<table><tr><td><a href="#">Link</a></td></tr></table>'
+        '<table><tr><td><a href="#" tabindex="-1">Link</a></td></tr></table><a href="#main">Skip to main content</a>'
         '<ul class="nav gl-tabs-nav"><li><a class="gl-tab-nav-item gl-tab-nav-item-active" href="/b/active">Active</a></li>'
         '<li><a class="gl-tab-nav-item" href="/b/stale">Stale</a></li></ul>'
         '<ul><li class="gl-dropdown-item is-active"><button role="menuitem">Global</button></li>'
         '<li class="gl-dropdown-item"><button role="menuitem">Watch</button></li></ul>'
-        '<a class="dropdown-item active" href="/s?sort=name">Account</a><a class="dropdown-item" href="/s?sort=date">Access granted</a>')
+        '<a class="dropdown-item active" href="/s?sort=name">Account</a><a class="dropdown-item" href="/s?sort=date">Access granted</a>'
+        '<form class="directions_form"><a class="reverse_directions" href="#">Reverse Directions</a></form>')
     assert [(e.label, "selected" in e.attributes) for e in obs.elements] == [
         ("Edit", False), ("Any Type", True), ("Issue", False), ("Active", True), ("Stale", False), ("Global", True),
-        ("Watch", False), ("Account", True), ("Access granted", False)]
-    assert "<td>Link</td>" in obs.text
+        ("Watch", False), ("Account", True), ("Access granted", False), ("Reverse Directions", False)]
+    assert "<td>Link</td>" in obs.text and "Skip to main content" in obs.text
 
 
 def test_tooltips_rendered_as_markup_taken_over_by_scripts_or_saying_what_numbers_count():

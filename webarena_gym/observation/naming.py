@@ -5,13 +5,15 @@ follow the order assistive technology uses (a simplified accessible-name computa
 ``aria-labelledby``, ``aria-label``, the control's ``<label>``, placeholder, title (or the
 tooltip a script took from it), its visible text, an image's alt text, screen-reader-only
 text, and last an icon's test id (GitLab's ``data-testid="search-icon"``), so icon-only
-buttons get a name. What has no name, or cannot be acted on (``href="#"`` help links no
-script claims, a ``tabindex="-1"`` copy of a link the page already has), is not numbered.
+buttons get a name. What has no name, or cannot be acted on (in-page links and ``href="#"``
+help links no script claims, a ``tabindex="-1"`` copy of a link the page already has), is
+not numbered.
 """
 
 from __future__ import annotations
 
 import re
+from itertools import islice
 
 import lxml.etree
 import lxml.html
@@ -89,22 +91,26 @@ def is_row_link(el: lxml.html.HtmlElement) -> bool:
 
 
 def is_inert_link(el: lxml.html.HtmlElement) -> bool:
-    """A link that goes nowhere or only scrolls the page, and that no script claims
-    (``<a href="#">Link</a>`` in a help table, "Jump to main content").
+    """A link that only scrolls the page ("Jump to main content") or that goes nowhere and is
+    kept out of the tab order (``<a href="#" tabindex="-1">Link</a>`` in Postmill's formatting
+    help), and that no script claims.
 
     A script claims it by an attribute of :data:`SCRIPTED_LINK_ATTRIBUTES`, by a ``js-`` class
     (the hooks GitLab's scripts bind to: the sidebar's ``js-sidebar-dropdown-toggle`` "Edit"), by
     holding it as an item of a dropdown menu (GitLab's user and filter pickers), or by handling
-    clicks on the item around it (Magento's customer tabs: ``<li data-bind="click: activate"><a href="#">``)."""
+    clicks on the item around it (Magento's customer tabs: ``<li data-bind="click: activate"><a href="#">``).
+    Any other link to nowhere (``href="#"``) is there for a script that binds it by other means
+    (OpenStreetMap's "Reverse Directions"), so it is a control."""
     if el.get("href") is None:
         return False
     href = clean(el.get("href") or "").lower()
     nowhere = href in _EMPTY_HREFS or href.startswith("#")
     if not nowhere or any(el.get(name) is not None for name in SCRIPTED_LINK_ATTRIBUTES):
         return False
-    around = [a for _, a in zip(range(2), el.iterancestors(), strict=False)]
-    handled = any(a.get("onclick") is not None or _binds_click(a) for a in around)
-    return not (any(name.startswith("js-") for name in class_names(el)) or _in_dropdown_menu(el) or handled)
+    handled = any(a.get("onclick") is not None or _binds_click(a) for a in islice(el.iterancestors(), 2))
+    if any(name.startswith("js-") for name in class_names(el)) or _in_dropdown_menu(el) or handled:
+        return False
+    return href not in _EMPTY_HREFS or el.get("tabindex") == "-1"
 
 
 def _in_dropdown_menu(el: lxml.html.HtmlElement) -> bool:
