@@ -138,6 +138,12 @@ def test_table_footers_knockout_cells_and_split_button_items():
     assert [(e.tag, e.label) for e in obs.elements] == [("th", "Status"), ("span", "Configurable Product")]
 
 
+def test_a_name_that_aria_labelledby_builds_from_a_label_and_the_element_itself():
+    obs = simplify_html('<strong id="modes-label">View as</strong> <strong class="modes-mode active">Grid</strong> '
+                        '<a href="/c?mode=list" id="mode-list" aria-labelledby="modes-label mode-list">List</a>')
+    assert [e.label for e in obs.elements] == ["View as List"]
+
+
 def test_gitlab_list_links_and_labels():
     obs = page("gitlab_issues_list.html")
     titles = [e.text for e in obs.elements if e.tag == "a"]

@@ -189,9 +189,10 @@ class Namer:
         return "".join(pieces)
 
     def _labelled_by(self, el: lxml.html.HtmlElement) -> str:
+        """The texts ``aria-labelledby`` names, in order; ``el`` itself among them gives its own text
+        (Magento's "View as" ``List``: ``aria-labelledby="modes-label mode-list"`` on ``#mode-list``)."""
         ids = (el.get("aria-labelledby") or "").split()
-        texts = [self.by_id[i].text_content() for i in ids if i in self.by_id and self.by_id[i] is not el]
-        return " ".join(texts)
+        return " ".join(self.by_id[i].text_content() for i in ids if i in self.by_id)
 
     def _wrapping_label(self, el: lxml.html.HtmlElement) -> str:
         for ancestor in el.iterancestors():
