@@ -12,7 +12,9 @@ if [ ! -x .venv/bin/python ]; then
 fi
 
 stamp=.venv/.setup-stamp
-wanted=$(cat setup.cfg pyproject.toml scripts/setup.sh | sha256sum | cut -c1-16)
+# (hashed with Python: macOS and BSDs have no sha256sum)
+wanted=$(cat setup.cfg pyproject.toml scripts/setup.sh \
+  | .venv/bin/python -c 'import hashlib, sys; print(hashlib.sha256(sys.stdin.buffer.read()).hexdigest()[:16])')
 if [ "$(cat "$stamp" 2>/dev/null || true)" != "$wanted" ]; then
   echo "[setup] installing Python dependencies (first run takes a few minutes)"
   .venv/bin/python -m pip install -q --upgrade pip
