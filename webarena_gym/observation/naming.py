@@ -67,6 +67,13 @@ def is_interactive(el: lxml.html.HtmlElement) -> bool:
     return scripted and not any(is_interactive(d) for d in el.iterdescendants() if isinstance(d.tag, str))
 
 
+def is_field(el: lxml.html.HtmlElement) -> bool:
+    """Whether ``el`` takes a value (a select, a textarea, an input that is not a button); its
+    label names it, never its own text."""
+    kind = (el.get("type") or "text").lower()
+    return el.tag in ("select", "textarea") or (el.tag == "input" and kind not in BUTTON_INPUT_TYPES)
+
+
 def _binds_click(el: lxml.html.HtmlElement) -> bool:
     """Whether a knockout binding (Magento's ``data-bind="click: activate"``) handles clicks on ``el``."""
     return "click:" in (el.get("data-bind") or "")
@@ -147,7 +154,7 @@ class Namer:
         """The accessible name of a control whose visible text is ``visible_text``."""
         tag = el.tag
         kind = (el.get("type") or "text").lower() if tag == "input" else tag
-        is_field = tag in ("select", "textarea") or (tag == "input" and kind not in BUTTON_INPUT_TYPES)
+        field = is_field(el)
         candidates = [
             self._labelled_by(el),
             el.get("aria-label"),
@@ -158,11 +165,11 @@ class Namer:
             # a tooltip a script has taken over: Bootstrap moves ``title`` here, GitLab sets it from here
             el.get("data-original-title"),
             el.get("data-title"),
-            visible_text if not is_field else "",
+            visible_text if not field else "",
             el.get("alt") if tag == "input" else "",
             DEFAULT_BUTTON_NAMES.get(kind, "") if tag == "input" else "",
         ]
-        if not is_field:
+        if not field:
             candidates += [self.text_of(el, screen_reader=True), self._icon_name(el)]
         return next((clean(c) for c in candidates if c and clean(c)), "")
 

@@ -14,6 +14,7 @@ from .naming import (
     Namer,
     clean,
     is_duplicate_link,
+    is_field,
     is_inert_link,
     is_interactive,
     title_of,
@@ -218,7 +219,7 @@ class _Simplifier:
                 return False
             shown_names = {attributes.get("title"), attributes.get("aria-label")}
             inner = _escape(text or (label if label not in shown_names else ""))
-        if not clean(label) and _is_field(el) and clean(el.get("name") or ""):
+        if not clean(label) and is_field(el) and attributes.get("type") not in CHOICE_TYPES and clean(el.get("name") or ""):
             attributes["name"] = clean(el.get("name"))  # a legacy grid's filter box says only this
         element_id = self._number(el, tag, text, attributes, clean(label), options, widget)
         if tag == "input":
@@ -289,12 +290,6 @@ class _Simplifier:
         if sort:
             shown["sorted"] = sort
         return shown
-
-
-def _is_field(el: lxml.html.HtmlElement) -> bool:
-    """Whether ``el`` takes typed or chosen input (not a button, checkbox or radio)."""
-    kind = (el.get("type") or "text").lower()
-    return el.tag in ("select", "textarea") or (el.tag == "input" and kind not in BUTTON_INPUT_TYPES | CHOICE_TYPES)
 
 
 def _shown(attributes: dict[str, str]) -> str:

@@ -38,9 +38,7 @@ def widget_stand_ins(root: lxml.html.HtmlElement) -> Iterator[lxml.html.HtmlElem
             continue
         if select.get("aria-hidden") != "true" and "select2-hidden-accessible" not in class_names(select):
             continue
-        sibling = select.getnext()
-        while sibling is not None and not isinstance(sibling.tag, str):
-            sibling = sibling.getnext()
+        sibling = _element_sibling(select, after=True)
         if sibling is not None and _is_stand_in(sibling):
             yield sibling
 
@@ -54,10 +52,16 @@ def select2_container_before(select: lxml.html.HtmlElement) -> lxml.html.HtmlEle
     """The select2 3.x widget that stands in for ``select`` (its previous sibling), if any."""
     if select.tag != "select":
         return None
-    sibling = select.getprevious()
-    while sibling is not None and not isinstance(sibling.tag, str):
-        sibling = sibling.getprevious()
+    sibling = _element_sibling(select, after=False)
     return sibling if sibling is not None and "select2-container" in class_names(sibling) else None
+
+
+def _element_sibling(el: lxml.html.HtmlElement, *, after: bool) -> lxml.html.HtmlElement | None:
+    """The nearest element after (or before) ``el``, past comments and processing instructions."""
+    sibling = el.getnext() if after else el.getprevious()
+    while sibling is not None and not isinstance(sibling.tag, str):
+        sibling = sibling.getnext() if after else sibling.getprevious()
+    return sibling
 
 
 def _is_stand_in(el: lxml.html.HtmlElement) -> bool:
