@@ -44,6 +44,7 @@ from trainers.chat import ALL_ROLES, READ_ROLES, context_texts
 from trainers.config import LAYOUTS, TASK_SAMPLING, AgentArguments, BCConfig, MultiTurnGRPOConfig
 from trainers.cpu import THREADS_HELP, set_cpu_threads
 from trainers.evaluation import evaluate_model, success_rate
+from trainers.gguf import gguf_model_directory, is_gguf_path
 from trainers.grpo import train_grpo
 from trainers.induction import COPY_SPANS, copy_pretrain
 from trainers.policy import check_pretrained, load_policy
@@ -152,8 +153,8 @@ def add_training_arguments(parser: argparse.ArgumentParser) -> None:
                         help="token limit of one turn, in GRPO's rollouts and in evaluation (a pretrained base, above "
                              "all with --thinking, may need more)")
     parser.add_argument("--base-model", metavar="NAME_OR_PATH",
-                        help="start from this pretrained causal LM (a model directory or hub id whose tokenizer has a "
-                             "chat template; the paper's are Qwen2.5-3B-Instruct and Llama-3.1-8B-Instruct) instead "
+                        help="start from this pretrained causal LM (a model directory, hub id or GGUF file whose "
+                             "tokenizer has a chat template; the paper's are Qwen2.5-3B-Instruct and Llama-3.1-8B-Instruct) instead "
                              "of a tiny model built from the demonstrations: 'untrained' is then the base as it is. "
                              "The options that build the tiny model (below) do not apply to it")
     parser.add_argument("--lora-r", type=whole(0), default=0,
@@ -222,13 +223,20 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 
 def checked_base_model(args: argparse.Namespace) -> str | None:
-    """``--base-model`` once it loads as a causal LM with a chat template (None without one); a clear exit if not."""
-    if args.base_model is not None:
-        try:
-            check_pretrained(args.base_model)
-        except ValueError as exc:
-            raise SystemExit(f"--base-model: {exc}") from None
-    return args.base_model
+    """``--base-model`` once it loads as a causal LM with a chat template (None without one); a clear exit if not.
+
+    A GGUF file is first made into a model directory, ``OUTPUT/base_model`` (trainers/gguf.py), which is returned.
+    """
+    if args.base_model is None:
+        return None
+    try:
+        base = args.base_model
+        if is_gguf_path(base):
+            base = str(gguf_model_directory(base, Path(args.output) / "base_model"))
+        check_pretrained(base)
+    except ValueError as exc:
+        raise SystemExit(f"--base-model: {exc}") from None
+    return base
 
 
 def agent_settings(args: argparse.Namespace) -> dict:

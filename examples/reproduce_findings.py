@@ -260,7 +260,7 @@ class Experiment:
         for k in range(1 + (self.args.sampled_passes if sampled else 0)):
             set_seed(seed * 1000 + k)
             results = evaluate_model(model, tokenizer, agent, self.test_ids, max_new_tokens=self.args.max_new_tokens,
-                                     episodes_at_once=64,
+                                     episodes_at_once=64 if self.args.base_model is None else 16,
                                      temperature=0.0 if k == 0 else 1.0, progress=self.progress,
                                      desc=f"seed {seed} {name} {'greedy' if k == 0 else f'sampled {k}'}")
             passes.append({"success": sum(r.success for r in results) / len(results),
