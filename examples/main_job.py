@@ -108,6 +108,11 @@ def check_families(parser: argparse.ArgumentParser, args: argparse.Namespace) ->
                      + (f"; close: {', '.join(near)}" if near else ""))
 
 
+#: Demonstration rows per BC optimizer step, and the forward passes that may make it up.
+BC_BATCH = 16
+BC_MICRO_BATCHES = (1, 2, 4, 8, 16)
+
+
 def add_training_arguments(parser: argparse.ArgumentParser) -> None:
     """The task, BC and GRPO options shared with examples/reproduce_findings.py."""
     parser.add_argument("--families", nargs="+", default=list(FINDINGS_FAMILIES),
@@ -121,6 +126,10 @@ def add_training_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bc-swaps", type=whole(0), default=0,
                         help="entity-swapped copies of each demonstration for BC (trainers/augment.py); "
                              "--bc-epochs counts passes over originals and copies together")
+    parser.add_argument("--bc-micro-batch", type=int, choices=BC_MICRO_BATCHES, default=BC_BATCH,
+                        help=f"BC rows per forward pass; BC's batch stays {BC_BATCH} by gradient accumulation. Lower "
+                             "it where a pretrained base's long rows do not fit in memory (SmolLM2-135M on a CPU "
+                             "with 24 GiB: 1)")
     parser.add_argument("--grpo-steps", type=whole(1), default=60, help="optimizer steps")
     parser.add_argument("--grpo-iterations", type=whole(1), default=1, help="optimizer steps per rollout batch")
     parser.add_argument("--grpo-learning-rate", type=number(0, above=True), default=2e-4,
@@ -281,7 +290,8 @@ def build_tiny_policy(directory: Path, demos: list, args: argparse.Namespace, se
 def bc_config(args: argparse.Namespace, output_dir: Path, train_ids: list[int], seed: int, **extra) -> BCConfig:
     """BC on the demonstrations of ``train_ids``."""
     return BCConfig(output_dir=str(output_dir), num_train_epochs=args.bc_epochs, learning_rate=args.bc_learning_rate,
-                    lr_scheduler_type="cosine", warmup_steps=10, per_device_train_batch_size=16, save_strategy="no",
+                    lr_scheduler_type="cosine", warmup_steps=10, per_device_train_batch_size=args.bc_micro_batch,
+                    gradient_accumulation_steps=BC_BATCH // args.bc_micro_batch, save_strategy="no",
                     seed=seed, logging_steps=5, split="train", task_ids=train_ids, entity_swaps=args.bc_swaps,
                     lora_r=args.lora_r,
                     **agent_settings(args), **extra)

@@ -98,6 +98,17 @@ def test_lora_and_the_turn_limit_reach_both_trainers(tmp_path):
 
 
 @pytest.mark.parametrize("script_name", ["main_job", "reproduce_findings"])
+def test_bc_micro_batches_keep_the_batch_of_16_by_accumulation(tmp_path, script_name):
+    script = load_example(script_name)
+    for micro, accumulation in ((16, 1), (4, 4), (1, 16)):
+        config = script.bc_config(script.parse_args(["--bc-micro-batch", str(micro)]), tmp_path, [1], 0)
+        assert (config.per_device_train_batch_size, config.gradient_accumulation_steps) == (micro, accumulation)
+    assert script.parse_args([]).bc_micro_batch == 16  # one pass per step, as before the option
+    with pytest.raises(SystemExit):
+        script.parse_args(["--bc-micro-batch", "3"])  # would not make 16
+
+
+@pytest.mark.parametrize("script_name", ["main_job", "reproduce_findings"])
 def test_a_base_that_does_not_load_stops_the_script_before_anything_is_written(tmp_path, script_name):
     script = load_example(script_name)
     with pytest.raises(SystemExit, match="--base-model: there is no model directory"):
