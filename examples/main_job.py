@@ -97,8 +97,9 @@ MODEL_SIZES = {
 COPY_TEXTS = {"rows": ALL_ROLES, "read": READ_ROLES}
 
 
-def check_families(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
-    """Stop with a usage error naming any ``--families`` entry that is no embedded task family."""
+def check_training_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Stop with a usage error on any ``--families`` entry that is no embedded task family, or on a
+    ``--grpo-micro-batch`` that does not divide a GRPO step's rollouts."""
     known = {family.name for family in all_families()}
     unknown = [name for name in args.families if name not in known]
     if unknown:
@@ -106,6 +107,10 @@ def check_families(parser: argparse.ArgumentParser, args: argparse.Namespace) ->
         parser.error(f"--families: no family {', '.join(map(repr, unknown))} among the {len(known)} embedded ones "
                      f"(named site.family, e.g. {FINDINGS_FAMILIES[0]}; `webarena-gym tasks families` lists them)"
                      + (f"; close: {', '.join(near)}" if near else ""))
+    try:
+        grpo_micro_batch(args)
+    except ValueError as exc:
+        parser.error(str(exc))
 
 
 #: Demonstration rows per BC optimizer step, and the forward passes that may make it up.
@@ -135,6 +140,11 @@ def add_training_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--grpo-learning-rate", type=number(0, above=True), default=2e-4,
                         help="2e-3 undid BC: greedy success on the train tasks 37/72 -> 8/72 in 30 steps (README)")
     parser.add_argument("--grpo-tasks-per-step", type=whole(1), default=4)
+    parser.add_argument("--grpo-micro-batch", type=whole(1), metavar="N",
+                        help="GRPO rollouts per forward pass (default: all of a step's, tasks x G, at once); a step's "
+                             "rollouts are still generated together and make one optimizer step, by gradient "
+                             "accumulation. Must divide --grpo-tasks-per-step x --num-generations. Lower it where a "
+                             "pretrained base's trajectories do not fit in memory (SmolLM2-135M, 24 GiB: 1 or 2)")
     parser.add_argument("--grpo-tasks", choices=["bc", "all"], default="bc",
                         help="train tasks GRPO draws from: the demonstrated ones, or every train task of the families "
                              "the oracle solves within --max-turns (a reward needs no demonstration)")
@@ -227,7 +237,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--seed", type=whole(0), default=0)
     add_threads_argument(parser)
     args = parser.parse_args(argv)
-    check_families(parser, args)
+    check_training_arguments(parser, args)
     return resolve_base_model(parser, args, argv)
 
 
@@ -306,9 +316,11 @@ def grpo_config(args: argparse.Namespace, output_dir: Path, train_ids: list[int]
     if len(train_ids) < args.grpo_tasks_per_step:
         raise SystemExit(f"GRPO needs at least --grpo-tasks-per-step ({args.grpo_tasks_per_step}) train tasks; "
                          f"there are {len(train_ids)}: lower it or raise --train-per-family.")
+    rows, micro = grpo_micro_batch(args)
     return MultiTurnGRPOConfig(
         output_dir=str(output_dir), split="train", task_ids=train_ids, layout=args.layout,
-        num_generations=args.num_generations, per_device_train_batch_size=args.grpo_tasks_per_step * args.num_generations,
+        num_generations=args.num_generations, per_device_train_batch_size=micro,
+        gradient_accumulation_steps=rows // micro, steps_per_generation=rows // micro,
         max_steps=args.grpo_steps, num_iterations=args.grpo_iterations, learning_rate=args.grpo_learning_rate,
         lr_scheduler_type=args.grpo_lr_scheduler, beta=args.beta, temperature=args.temperature,
         bc_replay_coef=args.bc_replay if from_bc else 0.0,
@@ -317,6 +329,17 @@ def grpo_config(args: argparse.Namespace, output_dir: Path, train_ids: list[int]
         curriculum_memory=args.curriculum_memory, lora_r=args.lora_r,
         rollout_workers=2, **agent_settings(args), **extra,
     )
+
+
+def grpo_micro_batch(args: argparse.Namespace) -> tuple[int, int]:
+    """A GRPO step's rollouts (tasks x G) and how many of them one forward pass takes (``--grpo-micro-batch``)."""
+    rows = args.grpo_tasks_per_step * args.num_generations
+    micro = args.grpo_micro_batch or rows
+    if rows % micro:
+        raise ValueError(f"--grpo-micro-batch {micro} does not divide a GRPO step's {rows} rollouts "
+                         f"(--grpo-tasks-per-step {args.grpo_tasks_per_step} x --num-generations {args.num_generations}); "
+                         f"choose one of {', '.join(str(n) for n in range(1, rows + 1) if rows % n == 0)}.")
+    return rows, micro
 
 
 def solvable_demonstrations(families: list[str], max_turns: int, *, progress: bool = True) -> list:

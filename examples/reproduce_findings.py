@@ -70,7 +70,7 @@ from main_job import (  # noqa: E402
     answer_na_results,
     bc_config,
     build_tiny_policy,
-    check_families,
+    check_training_arguments,
     checked_base_model,
     grpo_config,
     grpo_task_ids,
@@ -126,7 +126,7 @@ def parse_args(argv: list[str] | None = None, *, findings_defaults: bool = True)
     parser.add_argument("--fresh", action="store_true", help="discard earlier results in --output")
     parser.add_argument("--no-progress", action="store_true", help="no progress bars")
     args = parser.parse_args(argv)
-    check_families(parser, args)
+    check_training_arguments(parser, args)
     for name in ("seeds", "scaling", "arms"):  # a seed twice would count one run twice in the spread
         values = getattr(args, name)
         if repeated := sorted({value for value in values if values.count(value) > 1}):

@@ -73,6 +73,31 @@ def test_one_step_changes_the_policy_and_logs_the_training_dynamics(bc_model_dir
         assert list(tmp_path.glob("runs/*/events.out.tfevents.*"))
 
 
+@pytest.mark.parametrize("layout", ["turn", "trajectory"])
+def test_micro_batches_make_the_same_step_as_one_pass(bc_model_dir, shared_place_envs, tmp_path, layout):
+    """A step's 32 rollouts, played together, trained as 4 forward passes of 8 (gradient accumulation) or one of 32:
+    the same rollouts and, under plain SGD (whose update is the gradient, scale included), the same update."""
+
+    def one_step(name, micro):
+        trainer = _trainer(bc_model_dir, shared_place_envs, tmp_path / name, layout=layout, optim="sgd",
+                           learning_rate=0.5, beta=0.0, per_device_train_batch_size=micro,
+                           gradient_accumulation_steps=32 // micro, steps_per_generation=32 // micro)
+        before = {n: p.detach().clone() for n, p in trainer.model.named_parameters()}
+        trainer.train()
+        (log, *_), delta = trainer.state.log_history, {n: p.detach() - before[n] for n, p in trainer.model.named_parameters()}
+        return log, delta
+
+    whole_log, whole = one_step("whole", 32)
+    micro_log, micro = one_step("micro", 8)
+    for key in ("rollout/reward", "rollout/tokens_per_trajectory", "rollout/interactions"):
+        assert micro_log[key] == whole_log[key], key  # the same rollouts, generated as one batch
+    assert 0.0 < whole_log["rollout/reward"] < 1.0, "the step should have successes and failures to learn from"
+    moved = max(d.abs().max().item() for d in whole.values())
+    assert moved > 1e-4
+    for name in whole:
+        torch.testing.assert_close(micro[name], whole[name], rtol=1e-3, atol=1e-3 * moved)
+
+
 def test_lora_trains_only_the_adapter(bc_model_dir, shared_place_envs, tmp_path):
     trainer = _trainer(bc_model_dir, shared_place_envs, tmp_path, lora_r=4, per_device_train_batch_size=32,
                        learning_rate=1e-2)

@@ -109,6 +109,23 @@ def test_bc_micro_batches_keep_the_batch_of_16_by_accumulation(tmp_path, script_
 
 
 @pytest.mark.parametrize("script_name", ["main_job", "reproduce_findings"])
+def test_grpo_micro_batches_split_a_step_of_rollouts_by_accumulation(tmp_path, script_name, capsys):
+    script = load_example(script_name)
+    flags = ["--grpo-tasks-per-step", "4", "--num-generations", "8"]
+    for micro, passes in ((None, 1), (32, 1), (8, 4), (1, 32)):
+        argv = flags + ([] if micro is None else ["--grpo-micro-batch", str(micro)])
+        config = script.grpo_config(script.parse_args(argv), tmp_path, [1, 2, 3, 4], 0)
+        assert (config.per_device_train_batch_size, config.gradient_accumulation_steps,
+                config.steps_per_generation) == (micro or 32, passes, passes)
+        assert config.generation_batch_size == 32  # a step's rollouts are still played together
+    with pytest.raises(SystemExit):
+        script.parse_args([*flags, "--grpo-micro-batch", "3"])
+    assert "--grpo-micro-batch 3 does not divide a GRPO step's 32 rollouts" in capsys.readouterr().err
+    with pytest.raises(SystemExit):  # nor with the defaults of the script it runs in
+        script.parse_args(["--grpo-micro-batch", "1000"])
+
+
+@pytest.mark.parametrize("script_name", ["main_job", "reproduce_findings"])
 def test_a_base_that_does_not_load_stops_the_script_before_anything_is_written(tmp_path, script_name):
     script = load_example(script_name)
     with pytest.raises(SystemExit, match="--base-model: there is no model directory"):
