@@ -26,7 +26,7 @@ cd "$(dirname "$0")/.."
 # jinja2, six, tqdm, ...): trainers, the hub client, datasets, the environment's and embedded sites' own needs.
 WHEELS=(trl transformers tokenizers safetensors huggingface-hub hf-xet httpx2 httpcore2 truststore click accelerate peft
         datasets dill multiprocess xxhash fsspec gymnasium farama-notifications cloudpickle html5lib webencodings cssselect
-        flask werkzeug itsdangerous blinker)
+        flask werkzeug itsdangerous blinker gguf pyyaml)  # gguf, pyyaml: a --base-model FILE.gguf
 
 wheels=${WHEELS_DIR:-.whl}
 output=${FINDINGS_OUTPUT:-runs/findings_cuda}
