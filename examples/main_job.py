@@ -312,6 +312,7 @@ def grpo_config(args: argparse.Namespace, output_dir: Path, train_ids: list[int]
     """Multi-turn GRPO on ``train_ids`` (at least ``--grpo-tasks-per-step`` of them: a step draws that many).
 
     ``from_bc=False`` (GRPO from the untrained model) leaves out ``--bc-replay``: that arm has no demonstrations.
+    ``extra`` overrides or adds config fields (no checkpoints unless it sets ``save_strategy``).
     """
     if len(train_ids) < args.grpo_tasks_per_step:
         raise SystemExit(f"GRPO needs at least --grpo-tasks-per-step ({args.grpo_tasks_per_step}) train tasks; "
@@ -325,9 +326,8 @@ def grpo_config(args: argparse.Namespace, output_dir: Path, train_ids: list[int]
         lr_scheduler_type=args.grpo_lr_scheduler, beta=args.beta, temperature=args.temperature,
         bc_replay_coef=args.bc_replay if from_bc else 0.0,
         max_completion_length=args.max_new_tokens,
-        save_strategy="no", seed=seed, task_sampling=args.grpo_sampling,
-        curriculum_memory=args.curriculum_memory, lora_r=args.lora_r,
-        rollout_workers=2, **agent_settings(args), **extra,
+        seed=seed, task_sampling=args.grpo_sampling, curriculum_memory=args.curriculum_memory, lora_r=args.lora_r,
+        rollout_workers=2, **agent_settings(args), **{"save_strategy": "no", **extra},
     )
 
 

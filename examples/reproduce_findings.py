@@ -33,7 +33,8 @@ Leaves in ``--output``: ``findings.json`` (every number), ``findings.png`` (succ
 with spread, the scaling curve, training dynamics per arm), ``eval_answer_na.json`` (the floor:
 answering N/A at once, no model) and, per seed, the models,
 ``metrics.jsonl`` of each training run and one ``eval_<arm>.json`` per evaluation. A killed run resumes
-where it stopped: finished trainings and evaluations are kept (``--fresh`` starts over); so does a run
+where it stopped: finished trainings and evaluations are kept (``--fresh`` starts over), and a GRPO run goes on
+from its last checkpoint (``--grpo-save-every``) as if it had never stopped; so does a run
 carried to another machine with its records but not its weights (``scripts/gpu_findings.sh``'s pieces), which
 makes again, from the same seed, only the models that a piece still to come starts from or evaluates. The
 settings that decide those results are kept in ``settings.json``; a run with other settings into the
@@ -58,7 +59,7 @@ from pathlib import Path
 from typing import Any
 
 from tqdm.auto import tqdm
-from transformers import set_seed
+from transformers import TrainerCallback, set_seed
 from transformers.utils import logging as transformers_logging
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -80,6 +81,7 @@ from main_job import (  # noqa: E402
 )
 
 from trainers.bc import train_bc  # noqa: E402
+from trainers.checkpoint import checkpoints, latest_checkpoint  # noqa: E402
 from trainers.config import AgentArguments  # noqa: E402
 from trainers.cpu import set_cpu_threads  # noqa: E402
 from trainers.evaluation import evaluate_model  # noqa: E402
@@ -123,10 +125,16 @@ def parse_args(argv: list[str] | None = None, *, findings_defaults: bool = True)
     parser.add_argument("--jobs", type=whole(1), default=1,
                         help="seeds trained at once, each in a process of its own (its log in --output/logs); "
                              "1 runs them one after another in this process")
+    parser.add_argument("--grpo-save-every", type=whole(0), default=5, metavar="STEPS",
+                        help="checkpoint GRPO every this many steps, so that a killed run goes on from there, as if "
+                             "it had never stopped (0: a killed GRPO run starts over); a multiple of --grpo-iterations")
     parser.add_argument("--fresh", action="store_true", help="discard earlier results in --output")
     parser.add_argument("--no-progress", action="store_true", help="no progress bars")
     args = parser.parse_args(argv)
     check_training_arguments(parser, args)
+    if args.grpo_save_every % args.grpo_iterations:
+        parser.error(f"--grpo-save-every {args.grpo_save_every} is not a multiple of --grpo-iterations "
+                     f"{args.grpo_iterations}: a checkpoint would fall between updates on one batch of rollouts")
     for name in ("seeds", "scaling", "arms"):  # a seed twice would count one run twice in the spread
         values = getattr(args, name)
         if repeated := sorted({value for value in values if values.count(value) > 1}):
@@ -136,7 +144,8 @@ def parse_args(argv: list[str] | None = None, *, findings_defaults: bool = True)
 
 # Arguments that change no finished piece: another seed is another folder, another scaling point or arm
 # another evaluation file, and the rest only change how the run is shown or scheduled.
-RUN_ONLY_ARGUMENTS = frozenset({"output", "seeds", "scaling", "arms", "threads", "jobs", "fresh", "no_progress"})
+RUN_ONLY_ARGUMENTS = frozenset({"output", "seeds", "scaling", "arms", "threads", "jobs", "fresh", "no_progress",
+                                "grpo_save_every"})
 SETTINGS_FILE = "settings.json"
 
 
@@ -213,6 +222,31 @@ def finished_seconds(done: Path) -> float | None:
         return json.loads(marker).get("seconds") if marker.startswith("{") else None  # older runs: plain text
     except json.JSONDecodeError:
         return None
+
+
+class PieceCheckpoints(TrainerCallback):
+    """Beside each GRPO checkpoint, the seconds the piece has taken so far (a resumed piece's ``DONE`` counts
+    them all); once a checkpoint is whole, the ones before it are removed (each holds the optimizer too)."""
+
+    SECONDS_FILE = "piece_seconds.json"
+
+    def __init__(self, started: float):
+        self.started = started
+
+    @classmethod
+    def seconds_at(cls, checkpoint: Path | None) -> float:
+        """The seconds the piece had taken at ``checkpoint`` (0 with none, or an unreadable record)."""
+        record = None if checkpoint is None else read_finished(checkpoint / cls.SECONDS_FILE)
+        seconds = (record or {}).get("seconds")
+        return float(seconds) if isinstance(seconds, (int, float)) else 0.0
+
+    def on_save(self, args, state, control, **kwargs):
+        if state.is_world_process_zero:
+            whole_ones = checkpoints(args.output_dir)
+            if whole_ones:
+                mark_finished(whole_ones[-1] / self.SECONDS_FILE, self.started)
+            for older in whole_ones[:-1]:
+                shutil.rmtree(older)
 
 
 class Experiment:
@@ -293,19 +327,27 @@ class Experiment:
         done = target / "DONE"
         if not done.exists():
             start = self.with_weights(start, seed)
-            if target.exists():
+            resumed = latest_checkpoint(target) if kind != "bc" and target.exists() else None
+            if target.exists() and resumed is None:
                 shutil.rmtree(target)
-            started = time.perf_counter()
+            started = time.perf_counter() - PieceCheckpoints.seconds_at(resumed)
             set_seed(seed)
             if kind == "bc":
                 train_bc(bc_config(self.args, target, self.train_ids, seed, disable_tqdm=not self.progress), str(start),
                          demonstrations=self.demos)
             else:  # GRPO from BC replays BC's demonstrations with --bc-replay; R1-Zero has none
                 from_bc = kind == "grpo_from_bc"
+                if resumed is not None:
+                    logger.warning("%s: going on from %s", target, resumed.name)
+                saving = ({"save_strategy": "steps", "save_steps": self.args.grpo_save_every}
+                          if self.args.grpo_save_every else {})
                 train_grpo(grpo_config(self.args, target, self.grpo_ids, seed, from_bc=from_bc,
-                                       disable_tqdm=not self.progress), str(start),
-                           demonstrations=self.demos if from_bc else None)
+                                       disable_tqdm=not self.progress, **saving), str(start),
+                           demonstrations=self.demos if from_bc else None, callbacks=[PieceCheckpoints(started)],
+                           resume_from_checkpoint=resumed)
             mark_finished(done, started)
+            for checkpoint in checkpoints(target):  # only for resuming (a SmolLM2 one with its optimizer: 1.6 GB)
+                shutil.rmtree(checkpoint)
         return read_metrics(target / METRICS_FILE), finished_seconds(done)
 
     def start(self, root: Path, seed: int, timing: dict[str, float | None]) -> str | Path:

@@ -13,6 +13,8 @@ layout) instead of one exact row per turn; ``--thinking`` uses the
 keeps BC's loss on the demonstrations beside the policy gradient (``trainers/replay.py``). Metrics go to ``<output_dir>/metrics.jsonl``
 (and tensorboard when installed); ``training_dynamics.png`` is drawn at the end.
 
+``--save_strategy steps --save_steps 10`` checkpoints every 10 steps; ``--resume_from_checkpoint latest``
+(or a ``checkpoint-N`` folder) goes on from the newest whole one in ``--output_dir`` as if never stopped.
 On several GPUs, ``accelerate launch --num_processes 8 examples/train_grpo.py ...``: every
 process plays its share of the rollouts in envs of its own, and groups that span processes
 are normalised over the gathered rewards.
@@ -22,7 +24,9 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
+from pathlib import Path
 
+from trainers.checkpoint import ROLLOUT_STATE_FILE, latest_checkpoint
 from trainers.config import MultiTurnGRPOConfig
 from trainers.cpu import THREADS_HELP, set_cpu_threads
 from trainers.grpo import train_grpo
@@ -38,13 +42,20 @@ class ModelArguments:
 
 def check(model_args: ModelArguments, config: MultiTurnGRPOConfig) -> None:
     set_cpu_threads(model_args.threads)
+    if config.resume_from_checkpoint == "latest":  # the newest whole checkpoint of an earlier run into output_dir
+        found = latest_checkpoint(config.output_dir)
+        if found is None:
+            raise ValueError(f"there is no whole checkpoint in {config.output_dir} to resume from")
+        config.resume_from_checkpoint = str(found)
+    elif config.resume_from_checkpoint and not (Path(config.resume_from_checkpoint) / ROLLOUT_STATE_FILE).is_file():
+        raise ValueError(f"{config.resume_from_checkpoint} is not a whole GRPO checkpoint (no {ROLLOUT_STATE_FILE})")
     check_pretrained(model_args.model)
 
 
 def main() -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
     model_args, config = parse_script_arguments((ModelArguments, MultiTurnGRPOConfig), check=check)
-    trainer = train_grpo(config, model_args.model)
+    trainer = train_grpo(config, model_args.model, resume_from_checkpoint=config.resume_from_checkpoint)
     if not trainer.is_world_process_zero():
         return
     rewards = [log["rollout/reward"] for log in trainer.state.log_history if "rollout/reward" in log]

@@ -8,7 +8,7 @@ Modules, in the order data flows through them: ``config`` (settings), ``tiny`` (
 models), ``induction`` (copy pretraining of a tiny model), ``augment`` (entity-swapped copies
 of demonstrations), ``chat`` (contexts and BC
 rows), ``rollout`` (episodes), ``layouts`` (training rows and masks), ``objective``
-(advantages), ``curriculum`` (which tasks GRPO practises), ``replay`` (BC's loss kept during GRPO), ``bc`` and
+(advantages), ``checkpoint`` (what resuming GRPO needs beside TRL's checkpoint), ``curriculum`` (which tasks GRPO practises), ``replay`` (BC's loss kept during GRPO), ``bc`` and
 ``grpo`` (training), ``metrics`` (training-dynamics log and plot),
 ``evaluation`` (success rates of a model).
 
@@ -35,6 +35,7 @@ _EXPORTS = {
     "make_rollout_envs": "rollout",
     "collect_rollouts": "rollout",
     "group_advantages": "objective",
+    "latest_checkpoint": "checkpoint",
     "FamilyLearnability": "curriculum",
     "LearnableTaskSampler": "curriculum",
     "DemonstrationReplay": "replay",

@@ -29,6 +29,8 @@ from collections.abc import Hashable, Iterator, Sequence
 
 from torch.utils.data import Sampler
 
+from .checkpoint import random_state, set_random_state
+
 
 class FamilyLearnability:
     """Per family, the (decayed) counts of informative and uninformative groups."""
@@ -90,6 +92,9 @@ class LearnableTaskSampler(Sampler[int]):
         self.members: dict[Hashable, list[int]] = {}
         for index, family in enumerate(self.families):
             self.members.setdefault(family, []).append(index)
+        self.batches_begun = 0  # over all passes: the number the next batch begun gets
+        self._recent: dict[int, list[int]] = {}  # batches begun lately, by number (the Trainer's loader reads ahead)
+        self._resume: tuple[int, list[list[int]]] | None = None
 
     def draws_by_family(self) -> dict[Hashable, int]:
         """How many batches drew each family so far (a task counts once per batch)."""
@@ -102,11 +107,45 @@ class LearnableTaskSampler(Sampler[int]):
         return (len(self.families) // self.batch_size) * self.batch_size * self.mini_repeat_count * self.repeat_count
 
     def __iter__(self) -> Iterator[int]:
-        for _ in range(len(self.families) // self.batch_size):
-            batch = self._draw_batch()
+        per_pass = len(self.families) // self.batch_size
+        skipped, pending = 0, []
+        if self._resume is not None:  # resumed mid-pass: the batches trained before the checkpoint come as placeholders
+            self.batches_begun, pending = self._resume
+            skipped, self._resume = self.batches_begun % per_pass, None
+        for position in range(per_pass):
+            if position < skipped:
+                batch = [0] * self.batch_size  # the Trainer skips these (it fast-forwards past trained batches)
+            else:
+                batch = pending.pop(0) if pending else self._draw_batch()
+                self._recent = {n: b for n, b in self._recent.items() if n >= self.batches_begun - 4}
+                self._recent[self.batches_begun] = batch
+                self.batches_begun += 1
             for _ in range(self.repeat_count):
                 for index in batch:
                     yield from [index] * self.mini_repeat_count
+
+    # -- checkpoints ------------------------------------------------------------------------
+    def state_dict(self, next_batch: int) -> dict:
+        """What resuming needs, as JSON, when ``next_batch`` is the first batch not yet trained on: the draw state,
+        the counts and the batches already drawn ahead of training (drawn again, they could differ)."""
+        if not self.batches_begun - len(self._recent) <= next_batch <= self.batches_begun:
+            raise ValueError(f"batch {next_batch} is not among the recent ones ({sorted(self._recent)}).")
+        return {"rng": random_state(self.rng), "draws": list(self.draws), "next_batch": next_batch,
+                "ahead": [self._recent[n] for n in range(next_batch, self.batches_begun)],
+                "informative": list(self.learnability.informative.values()),
+                "uninformative": list(self.learnability.uninformative.values())}
+
+    def load_state_dict(self, state: dict) -> None:
+        """Continue from :meth:`state_dict`'s record, in the sampler of a run with the same tasks and settings."""
+        counts = (self.learnability.informative, self.learnability.uninformative)
+        if len(state["draws"]) != len(self.draws) or any(len(state[k]) != len(c) for k, c in
+                                                         zip(("informative", "uninformative"), counts, strict=True)):
+            raise ValueError("the checkpoint's curriculum covers other tasks than this run's.")
+        set_random_state(self.rng, state["rng"])
+        self.draws = list(state["draws"])
+        for key, count in zip(("informative", "uninformative"), counts, strict=True):
+            count.update(zip(count, state[key], strict=True))
+        self._resume = (int(state["next_batch"]), [list(b) for b in state["ahead"]])
 
     def _draw_batch(self) -> list[int]:
         batch: list[int] = []

@@ -34,6 +34,7 @@ from typing import Any
 
 import torch
 from datasets import Dataset
+from transformers.trainer_utils import PREFIX_CHECKPOINT_DIR
 from trl import GRPOTrainer
 from trl.models.utils import disable_gradient_checkpointing
 from trl.trainer.utils import use_adapter
@@ -43,6 +44,7 @@ from webarena_gym.errors import ConfigurationError
 
 from .agent_record import agent_settings_of, warn_about_agent_settings
 from .chat import require_chat_template
+from .checkpoint import ROLLOUT_STATE_FILE
 from .config import MultiTurnGRPOConfig
 from .curriculum import FamilyLearnability, LearnableTaskSampler
 from .layouts import pad_row_count, trajectory_rows, turn_rows
@@ -117,6 +119,7 @@ class MultiTurnGRPOTrainer(GRPOTrainer):
         self._family = {int(t.task_id): (t.intent_template_id if t.intent_template_id is not None else ("task", t.task_id))
                         for t in self.envs.tasks}
         self._task_sampler: LearnableTaskSampler | None = None  # the curriculum's, when there is one
+        self._resumed_curriculum: dict | None = None  # its state in the checkpoint resumed from
         super().__init__(
             model=model,
             reward_funcs=[environment_reward],
@@ -131,6 +134,47 @@ class MultiTurnGRPOTrainer(GRPOTrainer):
         use_compact_progress(self)
         self._replay = None if replayed is None else DemonstrationReplay(
             replayed, args, self._tokenizer, batch_size=args.bc_replay_batch_size, seed=args.seed)
+        check_checkpoint_steps(args, self.num_iterations)
+
+    # -- 0. checkpoints: TRL's, plus the rollout side's random state (:mod:`.checkpoint`) ------------
+    def train(self, resume_from_checkpoint: str | Path | None = None, **kwargs: Any) -> Any:
+        """TRL's training loop; ``resume_from_checkpoint``: a checkpoint folder of an earlier run with the same
+        settings (:func:`~trainers.checkpoint.latest_checkpoint`), from which training goes on as if never stopped."""
+        if resume_from_checkpoint is not None:
+            path = Path(resume_from_checkpoint)
+            try:
+                state = json.loads((path / ROLLOUT_STATE_FILE).read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+                raise ConfigurationError(f"{path} is not a whole GRPO checkpoint ({exc}).") from None
+            if (state.get("curriculum") is None) != (self.args.task_sampling == "uniform"):
+                raise ConfigurationError(f"{path} was saved by a run with another task_sampling than "
+                                         f"{self.args.task_sampling!r}.")
+            if (state.get("replay") is None) != (self._replay is None):
+                raise ConfigurationError(f"{path} was saved by a run with another bc_replay_coef than "
+                                         f"{self.args.bc_replay_coef!r}.")
+            self._resumed_curriculum = state["curriculum"]
+            if self._replay is not None:
+                self._replay.load_state_dict(state["replay"])
+            resume_from_checkpoint = str(path)
+        return super().train(resume_from_checkpoint=resume_from_checkpoint, **kwargs)
+
+    def _save_checkpoint(self, model: Any, trial: Any) -> None:
+        super()._save_checkpoint(model, trial)
+        if not self.args.should_save:
+            return
+        folder = Path(self._get_output_dir(trial=trial)) / f"{PREFIX_CHECKPOINT_DIR}-{self.state.global_step}"
+        # The generation batches trained on so far: the next one is where a resumed run's sampler goes on.
+        trained = self.state.global_step * self.args.gradient_accumulation_steps // self._generate_every
+        state = {"curriculum": None if self._task_sampler is None else self._task_sampler.state_dict(trained),
+                 "replay": None if self._replay is None else self._replay.state_dict()}
+        partial = folder / f"{ROLLOUT_STATE_FILE}.partial"  # renamed once whole: its presence marks a whole checkpoint
+        partial.write_text(json.dumps(state), encoding="utf-8")
+        partial.replace(folder / ROLLOUT_STATE_FILE)
+
+    @property
+    def _generate_every(self) -> int:
+        """Micro-batches per generation batch (TRL's rule: it generates anew every this many)."""
+        return self.args.steps_per_generation * self.num_iterations
 
     # -- 1. tasks ------------------------------------------------------------------------
     def _get_train_sampler(self, dataset: Dataset | None = None) -> Any:
@@ -144,6 +188,8 @@ class MultiTurnGRPOTrainer(GRPOTrainer):
             repeat_count=self.num_iterations * self.args.steps_per_generation, seed=self.args.seed,
             distinct_families=self.args.task_sampling == "learnable_distinct",
         )
+        if self._resumed_curriculum is not None:
+            self._task_sampler.load_state_dict(self._resumed_curriculum)
         return self._task_sampler
 
     def curriculum_table(self) -> list[dict] | None:
@@ -326,17 +372,32 @@ def replay_demonstrations(args: MultiTurnGRPOConfig,
     return list(demonstrations)
 
 
+def check_checkpoint_steps(args: MultiTurnGRPOConfig, num_iterations: int) -> None:
+    """Refuse checkpoints that would fall inside a generation batch: its rollouts are not saved, so a run
+    resumed there could not go on as the uninterrupted one."""
+    if args.save_strategy != "steps":
+        return
+    every = args.steps_per_generation * num_iterations
+    if (args.save_steps * args.gradient_accumulation_steps) % every:
+        raise ConfigurationError(
+            f"save_steps={args.save_steps:g} would save inside a batch of rollouts (one batch lasts {every} micro-batches, "
+            f"a step {args.gradient_accumulation_steps}): save every whole number of batches (a multiple of "
+            f"num_iterations={num_iterations} steps where a step takes a whole batch).")
+
+
 def train_grpo(
     args: MultiTurnGRPOConfig, model: Any, *, processing_class: Any = None, callbacks: Sequence[Any] = (),
-    demonstrations: Sequence[Demonstration] | None = None,
+    demonstrations: Sequence[Demonstration] | None = None, resume_from_checkpoint: str | Path | None = None,
 ) -> MultiTurnGRPOTrainer:
     """Run multi-turn GRPO and save the policy (LoRA merged into the weights) to ``args.output_dir``;
     with the learnable curriculum, also its final state per family as ``curriculum.json``.
-    ``demonstrations``: what ``args.bc_replay_coef > 0`` replays (default: ``args.bc_replay_demonstrations``)."""
+    ``demonstrations``: what ``args.bc_replay_coef > 0`` replays (default: ``args.bc_replay_demonstrations``).
+    ``resume_from_checkpoint``: go on from this checkpoint of an interrupted run (``model`` stays the run's start,
+    the reference model of ``beta > 0``)."""
     trainer = MultiTurnGRPOTrainer(model, args, processing_class=processing_class, callbacks=callbacks,
                                    demonstrations=demonstrations)
     try:
-        trainer.train()
+        trainer.train(resume_from_checkpoint=resume_from_checkpoint)
     finally:
         trainer.envs.close()
     table = trainer.curriculum_table()

@@ -54,16 +54,19 @@ class MetricsRecorder(TrainerCallback):
         self.records: list[dict[str, Any]] = []
 
     def on_train_begin(self, args, state, control, **kwargs):
-        self.records = []
+        # Resumed from a checkpoint: its log history is the run's so far (what an interrupted run logged after
+        # the checkpoint is dropped: it is trained again).
+        self.records = [_record(entry["step"], entry) for entry in state.log_history if "step" in entry]
         if state.is_world_process_zero:
             Path(args.output_dir).mkdir(parents=True, exist_ok=True)
-            (Path(args.output_dir) / METRICS_FILE).write_text("", encoding="utf-8")
+            (Path(args.output_dir) / METRICS_FILE).write_text("".join(json.dumps(r) + "\n" for r in self.records),
+                                                              encoding="utf-8")
 
     def on_log(self, args, state, control, logs=None, **kwargs):
         if not logs:
             return
         if state.is_world_process_zero:
-            record = {"step": state.global_step, **{k: v for k, v in logs.items() if isinstance(v, (int, float))}}
+            record = _record(state.global_step, logs)
             self.records.append(record)
             with (Path(args.output_dir) / METRICS_FILE).open("a", encoding="utf-8") as handle:
                 handle.write(json.dumps(record) + "\n")
@@ -80,6 +83,11 @@ class MetricsRecorder(TrainerCallback):
             path = plot_training_dynamics(self.records, Path(args.output_dir) / FIGURE_FILE)
             if path is not None:
                 logger.info("Training dynamics plotted to %s", path)
+
+
+def _record(step: int, logs: dict[str, Any]) -> dict[str, Any]:
+    """One line of ``metrics.jsonl``: the step and the log's numbers."""
+    return {"step": step, **{k: v for k, v in logs.items() if k != "step" and isinstance(v, (int, float))}}
 
 
 class CompactProgress(ProgressCallback):

@@ -16,6 +16,7 @@ from typing import Any
 import torch
 
 from .chat import demonstration_rows, render, text_ids
+from .checkpoint import random_state, set_random_state
 from .config import AgentArguments
 
 #: Label of the tokens that carry no loss (the prompt, padding), as transformers' causal-LM loss ignores.
@@ -80,6 +81,17 @@ class DemonstrationReplay:
             labels[i, context_length : len(ids)] = row[context_length:]
             attention_mask[i, : len(ids)] = 1
         return {"input_ids": input_ids, "attention_mask": attention_mask, "labels": labels}
+
+    def state_dict(self) -> dict:
+        """The draw order's state, as JSON (for a checkpoint)."""
+        return {"rng": random_state(self._random), "order": list(self._order)}
+
+    def load_state_dict(self, state: dict) -> None:
+        """Continue the draw order of :meth:`state_dict`'s record."""
+        if any(not 0 <= i < len(self.rows) for i in state["order"]):
+            raise ValueError("the checkpoint's replay order covers other demonstrations than this run's.")
+        set_random_state(self._random, state["rng"])
+        self._order = list(state["order"])
 
     def loss(self, model: Any, device: torch.device | str = "cpu") -> torch.Tensor:
         """Mean negative log-likelihood of the action tokens of the next batch under ``model`` (with gradient):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 
@@ -133,3 +134,45 @@ def test_the_per_task_draw_consumes_randomness_as_before_so_earlier_runs_reprodu
         family = max(open_families, key=lambda f: rng.betavariate(1.0, 1.0))
         expected.append(rng.choice([i for i, f in enumerate(FAMILIES) if f == family and i not in expected]))
     assert sampler._draw_batch() == expected
+
+
+def test_a_sampler_resumed_from_its_state_draws_what_the_uninterrupted_one_draws():
+    """The Trainer's loader draws a batch before the one ahead of it is trained. The state taken when batches
+    0-2 are trained (and 3 drawn) resumes with placeholders for 0-2 (the Trainer skips them), the batch drawn
+    ahead, then the draws the uninterrupted run makes."""
+    families = FAMILIES * 2  # 12 batches per pass: the resume falls mid-pass
+
+    def play(sampler, *, skipped=0, batches=8):
+        width = sampler.mini_repeat_count * sampler.batch_size * sampler.repeat_count
+        indices = iter(sampler)
+
+        def draw():
+            return [next(indices) for _ in range(width)][:: sampler.mini_repeat_count][: sampler.batch_size]
+
+        placeholders = [draw() for _ in range(skipped)]
+        played, states, current = [], {}, draw()
+        for number in range(skipped, batches):
+            ahead = draw() if number + 1 < batches else None
+            sampler.learnability.record([(families[i], [float(number % 2), 0.0]) for i in current])  # trained
+            states[number + 1] = json.loads(json.dumps(sampler.state_dict(number + 1)))  # it travels as JSON
+            played.append(current)
+            current = ahead
+        return placeholders, played, states
+
+    whole = _sampler(families=families)
+    _, played, states = play(whole)
+    resumed = _sampler(families=families)
+    resumed.load_state_dict(states[3])
+    placeholders, played_again, _ = play(resumed, skipped=3)
+    assert placeholders == [[0, 0]] * 3
+    assert played_again == played[3:]
+    assert resumed.draws == whole.draws and resumed.learnability.table() == whole.learnability.table()
+
+
+def test_a_state_for_other_tasks_or_an_old_batch_is_refused():
+    sampler = _sampler()
+    list(zip(range(30), sampler, strict=False))
+    with pytest.raises(ValueError, match="not among the recent ones"):
+        sampler.state_dict(sampler.batches_begun + 1)
+    with pytest.raises(ValueError, match="other tasks"):
+        _sampler(families=FAMILIES[:6]).load_state_dict(sampler.state_dict(sampler.batches_begun))

@@ -33,10 +33,19 @@ def test_bc_then_grpo_then_evaluation_from_the_scripts(tmp_path):
     assert "model saved to bc" in bc.stdout
     grpo = script("train_grpo.py", "--model", "bc", "--output_dir", "grpo", "--max_steps", "1", "--num_generations",
                   "2", "--per_device_train_batch_size", "4", "--task_ids", "1000", "1001", "--max_turns", "3",
-                  "--max_completion_length", "16", "--report_to", "none", "--threads", "1", cwd=tmp_path)
+                  "--max_completion_length", "16", "--report_to", "none", "--threads", "1", "--save_strategy", "steps",
+                  "--save_steps", "1", cwd=tmp_path)
     assert grpo.returncode == 0, grpo.stderr[-3000:]
     assert "was trained with" not in grpo.stderr  # the BC model's recorded settings are the run's
     assert "GRPO: 1 steps, rollout reward" in grpo.stdout and "model saved to grpo" in grpo.stdout
+    # Trained further from its checkpoint: the step before is kept in the history, one more is taken.
+    further = script("train_grpo.py", "--model", "bc", "--output_dir", "grpo", "--max_steps", "2", "--num_generations",
+                     "2", "--per_device_train_batch_size", "4", "--task_ids", "1000", "1001", "--max_turns", "3",
+                     "--max_completion_length", "16", "--report_to", "none", "--threads", "1", "--save_strategy", "steps",
+                     "--save_steps", "1", "--resume_from_checkpoint", "latest", cwd=tmp_path)
+    assert further.returncode == 0, further.stderr[-3000:]
+    assert "GRPO: 2 steps, rollout reward" in further.stdout
+    assert {path.name for path in (tmp_path / "grpo").glob("checkpoint-*")} == {"checkpoint-1", "checkpoint-2"}
     for stage in ("bc", "grpo"):
         assert {"config.json", "model.safetensors", "tokenizer.json", "metrics.jsonl", "training_dynamics.png"} <= \
             {path.name for path in (tmp_path / stage).iterdir()}
@@ -76,6 +85,8 @@ def test_the_compressed_history_script_prints_the_context_it_builds(tmp_path):
      "train_grpo.py: error: threads must be 0 (torch's default) or more, got -1"),
     (["train_grpo.py", "--model", "./absent", "--output_dir", "out"], 2,
      "train_grpo.py: error: there is no model directory './absent'"),
+    (["train_grpo.py", "--model", "bc", "--output_dir", "out", "--resume_from_checkpoint", "latest"], 2,
+     "train_grpo.py: error: there is no whole checkpoint in out to resume from"),
     (["train_bc.py", "--output_dir", "out", "--epochs", "2"], 2, "train_bc.py: error: unrecognized arguments: --epochs 2"),
     (["train_bc.py", "--output_dir", "out"], 1, "error: BCConfig.demonstrations is not set."),
     (["evaluate.py", "--model", "./absent", "--task_ids", "0"], 2, "evaluate.py: error: there is no model directory"),

@@ -7,10 +7,13 @@ import json
 
 import pytest
 import torch
+from transformers import TrainerCallback
 
 from trainers.grpo import MultiTurnGRPOTrainer
-from trainers.policy import Sampler
+from trainers.metrics import read_metrics
+from trainers.policy import Sampler, load_policy
 from trainers.rollout import collect_rollouts
+from webarena_gym.errors import ConfigurationError
 
 from .place_family import grpo_config, place_envs, winner_loser_batch
 
@@ -218,3 +221,69 @@ def test_a_start_model_prompted_otherwise_than_the_run_is_warned_about(bc_model_
         f"prompts differ from those it learnt (pass --max_observation_chars {chars} to repeat them).",
         f"{bc_model_dir} was trained with thinking=False and this run uses True, so its prompts differ from those "
         "it learnt (leave out --thinking to repeat them)."]
+
+
+class _StopAt(TrainerCallback):
+    """Stops training after ``step`` (once it is saved): what a killed run leaves behind."""
+
+    def __init__(self, step: int):
+        self.step = step
+
+    def on_step_end(self, args, state, control, **kwargs):
+        if state.global_step == self.step:
+            control.should_training_stop = True
+
+
+@pytest.mark.parametrize("sampling", ["uniform", "learnable"])
+def test_a_run_resumed_from_its_checkpoint_goes_on_as_if_never_stopped(place_family, bc_model_dir, shared_place_envs,
+                                                                       tmp_path, sampling):
+    """4 steps in one go, or stopped after 2 and resumed from the checkpoint there: the same rollouts, the same
+    weights. With the curriculum, its draws and counts carry over; with replay, its draw order."""
+    from trainers.checkpoint import latest_checkpoint
+
+    _tasks, demos = place_family
+    settings = dict(layout="trajectory", task_sampling=sampling, max_steps=4, save_strategy="steps", save_steps=2,
+                    learning_rate=1e-2, beta=0.0, bc_replay_coef=0.5 if sampling == "learnable" else 0.0)
+
+    def trainer(name, *callbacks):
+        return MultiTurnGRPOTrainer(str(bc_model_dir), grpo_config(tmp_path / name, **settings), envs=shared_place_envs,
+                                    callbacks=callbacks, demonstrations=demos)
+
+    whole = trainer("whole")
+    whole.train()
+    trainer("stopped", _StopAt(2)).train()
+    checkpoint = latest_checkpoint(tmp_path / "stopped")
+    assert checkpoint is not None and checkpoint.name == "checkpoint-2"
+    resumed = trainer("stopped")
+    resumed.train(resume_from_checkpoint=checkpoint)
+
+    def rollouts(path):
+        return [(r["step"], r["rollout/reward"], r["rollout/tokens_per_trajectory"]) for r in read_metrics(path)
+                if "rollout/reward" in r]
+
+    assert rollouts(tmp_path / "stopped" / "metrics.jsonl") == rollouts(tmp_path / "whole" / "metrics.jsonl")
+    assert [step for step, *_ in rollouts(tmp_path / "whole" / "metrics.jsonl")] == [1, 2, 3, 4]
+    start = load_policy(str(bc_model_dir))[0].state_dict()
+    assert max((w - start[n]).abs().max().item() for n, w in whole.model.named_parameters()) > 1e-4
+    for (name, w), r in zip(whole.model.named_parameters(), resumed.model.parameters(), strict=True):
+        torch.testing.assert_close(r, w, rtol=1e-4, atol=1e-6, msg=name)
+    if sampling == "learnable":
+        assert resumed.curriculum_table() == whole.curriculum_table()
+
+
+def test_a_checkpoint_inside_a_batch_of_rollouts_or_of_another_run_is_refused(bc_model_dir, shared_place_envs,
+                                                                              tmp_path):
+    with pytest.raises(ConfigurationError, match="save inside a batch of rollouts"):
+        _trainer(bc_model_dir, shared_place_envs, tmp_path, save_strategy="steps", save_steps=1, num_iterations=2)
+    _trainer(bc_model_dir, shared_place_envs, tmp_path / "uniform", max_steps=1, save_strategy="steps",
+             save_steps=1).train()
+    from trainers.checkpoint import latest_checkpoint
+
+    checkpoint = latest_checkpoint(tmp_path / "uniform")
+    with pytest.raises(ConfigurationError, match="another task_sampling"):
+        _trainer(bc_model_dir, shared_place_envs, tmp_path / "learnable", task_sampling="learnable").train(
+            resume_from_checkpoint=checkpoint)
+    (checkpoint / "rollout_state.json").write_text("{", encoding="utf-8")  # a run stopped while saving
+    assert latest_checkpoint(tmp_path / "uniform") == checkpoint  # the file is there, but
+    with pytest.raises(ConfigurationError, match="not a whole GRPO checkpoint"):
+        _trainer(bc_model_dir, shared_place_envs, tmp_path / "again").train(resume_from_checkpoint=checkpoint)

@@ -21,6 +21,7 @@ import tarfile
 from pathlib import Path
 
 import pytest
+import torch
 
 from webarena_gym.tasks.embedded_suite import embedded_tasks, family_of
 
@@ -154,6 +155,49 @@ def test_the_experiment_reports_every_arm_and_scaling_point_and_resumes(tmp_path
     with pytest.raises(SystemExit, match="settings.json is unreadable.*--fresh"):
         script.main(argv)
     assert {p: p.stat().st_mtime_ns for p in trained} == trained
+
+
+def test_a_grpo_run_killed_after_a_checkpoint_goes_on_from_it_as_if_never_stopped(tmp_path, monkeypatch, caplog):
+    """BC+GRPO for 4 steps, checkpointed every 2: killed right after its checkpoint at step 2 (an interrupt raised
+    as it is written), the same command goes on from there, and the run ends as the uninterrupted one does."""
+    from safetensors.torch import load_file
+
+    script = load_example("reproduce_findings")
+    argv = ["--families", *FAMILIES, "--train-per-family", "1", "--test-limit", "3", "--seeds", "0",
+            "--bc-epochs", "1", "--grpo-steps", "4", "--grpo-save-every", "2", "--grpo-tasks-per-step", "1",
+            "--num-generations", "2", "--sampled-passes", "0", "--scaling", "2", "--max-turns", "2",
+            "--copy-pretraining-steps", "2", "--bc-replay", "0.5", "--arms", "bc_grpo", "--no-progress"]
+    whole = script.main([*argv, "--output", str(tmp_path / "whole")])
+
+    saved = script.PieceCheckpoints.on_save
+
+    def killed_after_step_2(self, args, state, control, **kwargs):
+        saved(self, args, state, control, **kwargs)
+        if state.global_step == 2:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(script.PieceCheckpoints, "on_save", killed_after_step_2)
+    with pytest.raises(KeyboardInterrupt):
+        script.main([*argv, "--output", str(tmp_path / "killed")])
+    monkeypatch.undo()
+    piece = tmp_path / "killed" / "seed0" / "bc_grpo"
+    assert not (piece / "DONE").exists() and [p.name for p in piece.glob("checkpoint-*")] == ["checkpoint-2"]
+    seconds_before = json.loads((piece / "checkpoint-2" / "piece_seconds.json").read_text())["seconds"]
+
+    with caplog.at_level(logging.WARNING):
+        resumed = script.main([*argv, "--output", str(tmp_path / "killed")])
+    assert "bc_grpo: going on from checkpoint-2" in caplog.text
+    def steps(run):  # what each step logged, less its timings (and the summary of the last train() call)
+        return [{k: v for k, v in record.items() if not k.startswith(("time/", "train_", "step_time"))}
+                for record in run["seeds"]["0"]["dynamics"]["bc_grpo"]]
+
+    assert steps(resumed) == steps(whole) and [r["step"] for r in steps(whole) if "rollout/reward" in r] == [1, 2, 3, 4]
+    assert resumed["seeds"]["0"]["arms"]["bc_grpo"]["greedy"] == whole["seeds"]["0"]["arms"]["bc_grpo"]["greedy"]
+    weights = load_file(piece / "model.safetensors")
+    for name, tensor in load_file(tmp_path / "whole" / "seed0" / "bc_grpo" / "model.safetensors").items():
+        torch.testing.assert_close(weights[name], tensor, rtol=1e-4, atol=1e-6, msg=name)
+    assert not list(piece.glob("checkpoint-*"))  # only for resuming: gone once the piece is done
+    assert resumed["seeds"]["0"]["timing_s"]["train bc_grpo"] >= seconds_before
 
 
 def test_seeds_run_as_parallel_processes_into_one_report(tmp_path, capsys):
