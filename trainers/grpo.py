@@ -108,6 +108,7 @@ class MultiTurnGRPOTrainer(GRPOTrainer):
             warn_about_agent_settings(model, agent_settings_of(args))
             if processing_class is None:
                 processing_class = load_tokenizer(model)
+        check_checkpoint_steps(args)  # before envs are started
         replayed = replay_demonstrations(args, demonstrations)  # before envs are started: a bad file fails first
         if envs is None:
             # This process's share of a generation batch: every rollout of it plays at once.
@@ -134,7 +135,6 @@ class MultiTurnGRPOTrainer(GRPOTrainer):
         use_compact_progress(self)
         self._replay = None if replayed is None else DemonstrationReplay(
             replayed, args, self._tokenizer, batch_size=args.bc_replay_batch_size, seed=args.seed)
-        check_checkpoint_steps(args, self.num_iterations)
 
     # -- 0. checkpoints: TRL's, plus the rollout side's random state (:mod:`.checkpoint`) ------------
     def train(self, resume_from_checkpoint: str | Path | None = None, **kwargs: Any) -> Any:
@@ -372,12 +372,12 @@ def replay_demonstrations(args: MultiTurnGRPOConfig,
     return list(demonstrations)
 
 
-def check_checkpoint_steps(args: MultiTurnGRPOConfig, num_iterations: int) -> None:
+def check_checkpoint_steps(args: MultiTurnGRPOConfig) -> None:
     """Refuse checkpoints that would fall inside a generation batch: its rollouts are not saved, so a run
     resumed there could not go on as the uninterrupted one."""
     if args.save_strategy != "steps":
         return
-    every = args.steps_per_generation * num_iterations
+    every, num_iterations = args.steps_per_generation * args.num_iterations, args.num_iterations
     if (args.save_steps * args.gradient_accumulation_steps) % every:
         raise ConfigurationError(
             f"save_steps={args.save_steps:g} would save inside a batch of rollouts (one batch lasts {every} micro-batches, "
