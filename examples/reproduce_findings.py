@@ -81,7 +81,7 @@ from main_job import (  # noqa: E402
 )
 
 from trainers.bc import train_bc  # noqa: E402
-from trainers.checkpoint import checkpoints, latest_checkpoint  # noqa: E402
+from trainers.checkpoint import checkpoint_folders, checkpoints, latest_checkpoint  # noqa: E402
 from trainers.config import AgentArguments  # noqa: E402
 from trainers.cpu import set_cpu_threads  # noqa: E402
 from trainers.evaluation import evaluate_model  # noqa: E402
@@ -346,7 +346,8 @@ class Experiment:
                            demonstrations=self.demos if from_bc else None, callbacks=[PieceCheckpoints(started)],
                            resume_from_checkpoint=resumed)
             mark_finished(done, started)
-            for checkpoint in checkpoints(target):  # only for resuming (a SmolLM2 one with its optimizer: 1.6 GB)
+            # Only for resuming (a SmolLM2 one with its optimizer: 1.6 GB); a stop mid-save may have left one unwhole.
+            for checkpoint in checkpoint_folders(target):
                 shutil.rmtree(checkpoint)
         return read_metrics(target / METRICS_FILE), finished_seconds(done)
 

@@ -8,9 +8,9 @@ Modules, in the order data flows through them: ``config`` (settings), ``tiny`` (
 models), ``induction`` (copy pretraining of a tiny model), ``augment`` (entity-swapped copies
 of demonstrations), ``chat`` (contexts and BC
 rows), ``rollout`` (episodes), ``layouts`` (training rows and masks), ``objective``
-(advantages), ``checkpoint`` (what resuming GRPO needs beside TRL's checkpoint), ``curriculum`` (which tasks GRPO practises), ``replay`` (BC's loss kept during GRPO), ``bc`` and
-``grpo`` (training), ``metrics`` (training-dynamics log and plot),
-``evaluation`` (success rates of a model).
+(advantages), ``checkpoint`` (what resuming GRPO needs beside TRL's checkpoint), ``curriculum``
+(which tasks GRPO practises), ``replay`` (BC's loss kept during GRPO), ``bc`` and ``grpo``
+(training), ``metrics`` (training-dynamics log and plot), ``evaluation`` (success rates of a model).
 
 Names are imported lazily: ``import trainers`` does not load torch.
 """

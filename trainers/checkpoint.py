@@ -29,12 +29,16 @@ def set_random_state(rng: random.Random, state: list) -> None:
     rng.setstate((version, tuple(internal), gauss))
 
 
+def checkpoint_folders(output_dir: str | Path) -> list[Path]:
+    """Every ``checkpoint-N`` folder in ``output_dir``, whole or not, oldest (fewest steps) first."""
+    found = [(int(path.name.rsplit("-", 1)[1]), path) for path in Path(output_dir).glob(f"{PREFIX_CHECKPOINT_DIR}-*")
+             if path.name.rsplit("-", 1)[1].isdigit()]
+    return [path for _step, path in sorted(found)]
+
+
 def checkpoints(output_dir: str | Path) -> list[Path]:
     """The whole checkpoints in ``output_dir``, oldest (fewest steps) first."""
-    found = [(int(path.name.rsplit("-", 1)[1]), path)
-             for path in Path(output_dir).glob(f"{PREFIX_CHECKPOINT_DIR}-*")
-             if path.name.rsplit("-", 1)[1].isdigit() and (path / ROLLOUT_STATE_FILE).is_file()]
-    return [path for _step, path in sorted(found)]
+    return [path for path in checkpoint_folders(output_dir) if (path / ROLLOUT_STATE_FILE).is_file()]
 
 
 def latest_checkpoint(output_dir: str | Path) -> Path | None:

@@ -164,17 +164,12 @@ class MultiTurnGRPOTrainer(GRPOTrainer):
             return
         folder = Path(self._get_output_dir(trial=trial)) / f"{PREFIX_CHECKPOINT_DIR}-{self.state.global_step}"
         # The generation batches trained on so far: the next one is where a resumed run's sampler goes on.
-        trained = self.state.global_step * self.args.gradient_accumulation_steps // self._generate_every
+        trained = self.state.global_step * self.args.gradient_accumulation_steps // micro_batches_per_generation(self.args)
         state = {"curriculum": None if self._task_sampler is None else self._task_sampler.state_dict(trained),
                  "replay": None if self._replay is None else self._replay.state_dict()}
         partial = folder / f"{ROLLOUT_STATE_FILE}.partial"  # renamed once whole: its presence marks a whole checkpoint
         partial.write_text(json.dumps(state), encoding="utf-8")
         partial.replace(folder / ROLLOUT_STATE_FILE)
-
-    @property
-    def _generate_every(self) -> int:
-        """Micro-batches per generation batch (TRL's rule: it generates anew every this many)."""
-        return self.args.steps_per_generation * self.num_iterations
 
     # -- 1. tasks ------------------------------------------------------------------------
     def _get_train_sampler(self, dataset: Dataset | None = None) -> Any:
@@ -372,17 +367,22 @@ def replay_demonstrations(args: MultiTurnGRPOConfig,
     return list(demonstrations)
 
 
+def micro_batches_per_generation(args: MultiTurnGRPOConfig) -> int:
+    """Micro-batches one generation batch lasts (TRL's rule: it generates anew every this many)."""
+    return args.steps_per_generation * args.num_iterations
+
+
 def check_checkpoint_steps(args: MultiTurnGRPOConfig) -> None:
     """Refuse checkpoints that would fall inside a generation batch: its rollouts are not saved, so a run
     resumed there could not go on as the uninterrupted one."""
     if args.save_strategy != "steps":
         return
-    every, num_iterations = args.steps_per_generation * args.num_iterations, args.num_iterations
+    every = micro_batches_per_generation(args)
     if (args.save_steps * args.gradient_accumulation_steps) % every:
         raise ConfigurationError(
             f"save_steps={args.save_steps:g} would save inside a batch of rollouts (one batch lasts {every} micro-batches, "
             f"a step {args.gradient_accumulation_steps}): save every whole number of batches (a multiple of "
-            f"num_iterations={num_iterations} steps where a step takes a whole batch).")
+            f"num_iterations={args.num_iterations} steps where a step takes a whole batch).")
 
 
 def train_grpo(

@@ -9,6 +9,7 @@ import pytest
 import torch
 from transformers import TrainerCallback
 
+from trainers.checkpoint import latest_checkpoint
 from trainers.grpo import MultiTurnGRPOTrainer
 from trainers.metrics import read_metrics
 from trainers.policy import Sampler, load_policy
@@ -239,8 +240,6 @@ def test_a_run_resumed_from_its_checkpoint_goes_on_as_if_never_stopped(place_fam
                                                                        tmp_path, sampling):
     """4 steps in one go, or stopped after 2 and resumed from the checkpoint there: the same rollouts, the same
     weights. With the curriculum, its draws and counts carry over; with replay, its draw order."""
-    from trainers.checkpoint import latest_checkpoint
-
     _tasks, demos = place_family
     settings = dict(layout="trajectory", task_sampling=sampling, max_steps=4, save_strategy="steps", save_steps=2,
                     learning_rate=1e-2, beta=0.0, bc_replay_coef=0.5 if sampling == "learnable" else 0.0)
@@ -277,8 +276,6 @@ def test_a_checkpoint_inside_a_batch_of_rollouts_or_of_another_run_is_refused(bc
         _trainer(bc_model_dir, shared_place_envs, tmp_path, save_strategy="steps", save_steps=1, num_iterations=2)
     _trainer(bc_model_dir, shared_place_envs, tmp_path / "uniform", max_steps=1, save_strategy="steps",
              save_steps=1).train()
-    from trainers.checkpoint import latest_checkpoint
-
     checkpoint = latest_checkpoint(tmp_path / "uniform")
     with pytest.raises(ConfigurationError, match="another task_sampling"):
         _trainer(bc_model_dir, shared_place_envs, tmp_path / "learnable", task_sampling="learnable").train(
