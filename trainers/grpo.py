@@ -171,6 +171,15 @@ class MultiTurnGRPOTrainer(GRPOTrainer):
         partial.write_text(json.dumps(state), encoding="utf-8")
         partial.replace(folder / ROLLOUT_STATE_FILE)
 
+    def _issue_warnings_after_load(self, load_result: Any) -> None:
+        """Transformers' warning of keys a resumed checkpoint lacks, less the tied weights (an LM head that is the
+        input embedding) it stores once and that load with their source."""
+        tied = getattr(self.accelerator.unwrap_model(self.model), "all_tied_weights_keys", None) or {}
+        if tied and hasattr(load_result, "_replace"):
+            missing = [key for key in load_result.missing_keys if tied.get(key, key) in load_result.missing_keys]
+            load_result = load_result._replace(missing_keys=missing)
+        super()._issue_warnings_after_load(load_result)
+
     # -- 1. tasks ------------------------------------------------------------------------
     def _get_train_sampler(self, dataset: Dataset | None = None) -> Any:
         if self.args.task_sampling == "uniform":

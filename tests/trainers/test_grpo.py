@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import logging
 
 import pytest
 import torch
@@ -237,9 +238,10 @@ class _StopAt(TrainerCallback):
 
 @pytest.mark.parametrize("sampling", ["uniform", "learnable"])
 def test_a_run_resumed_from_its_checkpoint_goes_on_as_if_never_stopped(place_family, bc_model_dir, shared_place_envs,
-                                                                       tmp_path, sampling):
+                                                                       tmp_path, sampling, caplog, monkeypatch):
     """4 steps in one go, or stopped after 2 and resumed from the checkpoint there: the same rollouts, the same
-    weights. With the curriculum, its draws and counts carry over; with replay, its draw order."""
+    weights. With the curriculum, its draws and counts carry over; with replay, its draw order. The tied LM head
+    loads with the embedding, without a warning of a missing key."""
     _tasks, demos = place_family
     settings = dict(layout="trajectory", task_sampling=sampling, max_steps=4, save_strategy="steps", save_steps=2,
                     learning_rate=1e-2, beta=0.0, bc_replay_coef=0.5 if sampling == "learnable" else 0.0)
@@ -254,7 +256,10 @@ def test_a_run_resumed_from_its_checkpoint_goes_on_as_if_never_stopped(place_fam
     checkpoint = latest_checkpoint(tmp_path / "stopped")
     assert checkpoint is not None and checkpoint.name == "checkpoint-2"
     resumed = trainer("stopped")
-    resumed.train(resume_from_checkpoint=checkpoint)
+    monkeypatch.setattr(logging.getLogger("transformers"), "propagate", True)  # its own handler keeps it from caplog
+    with caplog.at_level(logging.WARNING, logger="transformers"):
+        resumed.train(resume_from_checkpoint=checkpoint)
+    assert resumed.model.config.tie_word_embeddings and "missing keys" not in caplog.text
 
     def rollouts(path):
         return [(r["step"], r["rollout/reward"], r["rollout/tokens_per_trajectory"]) for r in read_metrics(path)
