@@ -189,7 +189,7 @@ class MultiTurnGRPOTrainer(GRPOTrainer):
         self._task_sampler = LearnableTaskSampler(
             families, FamilyLearnability(families, memory=self.args.curriculum_memory), mini_repeat_count=self.num_generations,
             batch_size=self.args.generation_batch_size // self.num_generations,
-            repeat_count=self.num_iterations * self.args.steps_per_generation, seed=self.args.seed,
+            repeat_count=micro_batches_per_generation(self.args), seed=self.args.seed,
             distinct_families=self.args.task_sampling == "learnable_distinct",
         )
         if self._resumed_curriculum is not None:
@@ -268,7 +268,7 @@ class MultiTurnGRPOTrainer(GRPOTrainer):
         logits_to_keep = batch["completion_ids"].size(1)
         with torch.no_grad(), disable_gradient_checkpointing(self.model, self.args.gradient_checkpointing_kwargs):
             # Same rule as TRL: old log-probs are needed only when updates happen between sampling and use.
-            if self.args.gradient_accumulation_steps % (self.args.steps_per_generation * self.num_iterations):
+            if self.args.gradient_accumulation_steps % micro_batches_per_generation(self.args):
                 batch["old_per_token_logps"] = self._token_logps(self.model, input_ids, attention_mask, logits_to_keep)
             if self.beta != 0.0:
                 batch["ref_per_token_logps"] = self._reference_logps(input_ids, attention_mask, logits_to_keep)
