@@ -8,8 +8,10 @@ backend) and prints, side by side with the first row as the baseline:
 - sampled tokens per second of generation;
 - peak memory (CUDA: ``torch.cuda.max_memory_allocated`` per row; CPU: the process's peak RSS).
 
-Rows: fp32 and, where CUDA supports it, bf16; each in the ``turn`` and ``trajectory``
-layouts. The model is a tiny one built offline by default; ``--hidden-size`` and
+Rows: fp32 and, where this machine multiplies bf16 natively (CUDA, or a CPU with AVX512-BF16
+or AMX), bf16 autocast; each in the ``turn`` and ``trajectory`` layouts. ``--every-position``
+adds, first, the fp32 rows with TRL's own output layer off CUDA, over every position of every
+row (``score_every_position=True``) instead of the completion's positions only (``trainers/scoring.py``). The model is a tiny one built offline by default; ``--hidden-size`` and
 ``--layers`` give it a realistic shape (random weights sample long, invalid actions, which
 is the worst case for generation), and ``--model`` takes any local model directory.
 
@@ -31,7 +33,7 @@ import torch  # noqa: E402
 from transformers.trainer_callback import PrinterCallback  # noqa: E402
 from transformers.utils import logging as transformers_logging  # noqa: E402
 
-from trainers.config import MultiTurnGRPOConfig, cuda_bf16_available  # noqa: E402
+from trainers.config import MultiTurnGRPOConfig, cpu_bf16_native, cuda_bf16_available  # noqa: E402
 from trainers.grpo import MultiTurnGRPOTrainer  # noqa: E402
 from trainers.tiny import TinyModelSpec, build_tiny_model, demonstration_texts  # noqa: E402
 from webarena_gym.demos import record_oracle_demonstrations  # noqa: E402
@@ -50,6 +52,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--num-generations", type=int, default=4)
     parser.add_argument("--max-completion-length", type=int, default=48)
     parser.add_argument("--layouts", nargs="+", default=["turn", "trajectory"], choices=["turn", "trajectory"])
+    parser.add_argument("--every-position", action="store_true",
+                        help="first, fp32 rows with the output layer over every position (TRL's own off CUDA)")
+    parser.add_argument("--micro-batch", type=int, help="rollouts per forward pass (default: all of a step's)")
     return parser.parse_args(argv)
 
 
@@ -71,12 +76,15 @@ def measure(model: str, task_ids: list[int], args: argparse.Namespace, *, layout
 
     ``config`` overrides fields of the :class:`MultiTurnGRPOConfig` (e.g. ``rollout_overlap``).
     """
+    rows = args.tasks_per_step * args.num_generations
+    micro = args.micro_batch or rows
     if torch.cuda.is_available():
         torch.cuda.empty_cache()
         torch.cuda.reset_peak_memory_stats()
     settings = dict(
         output_dir=output_dir, split="train", task_ids=task_ids, layout=layout, bf16=bf16,
-        num_generations=args.num_generations, per_device_train_batch_size=args.tasks_per_step * args.num_generations,
+        num_generations=args.num_generations, per_device_train_batch_size=micro,
+        gradient_accumulation_steps=rows // micro, steps_per_generation=rows // micro,
         max_steps=args.steps, num_iterations=1, learning_rate=1e-5, max_completion_length=args.max_completion_length,
         max_turns=3, max_observation_chars=3000, save_strategy="no", disable_tqdm=True, report_to="none",
         plot_metrics=False, seed=0,
@@ -108,22 +116,25 @@ def main() -> None:
     warnings.filterwarnings("ignore", category=FutureWarning)
     warnings.filterwarnings("ignore", message=".*rollout_func.*")
     task_ids = family_task_ids("train", FAMILIES)
-    precisions = [False, True] if cuda_bf16_available() else [False]
+    native_bf16 = cuda_bf16_available() or (not torch.cuda.is_available() and cpu_bf16_native())
+    precisions = [(False, True)] if args.every_position else []
+    precisions += [(False, False), (True, False)] if native_bf16 else [(False, False)]
     device = torch.cuda.get_device_name() if torch.cuda.is_available() else "CPU"
     with tempfile.TemporaryDirectory() as tmp:
         model = build_model(args, task_ids, f"{tmp}/model")
         rows = []
-        for bf16 in precisions:
+        for bf16, every_position in precisions:
             for layout in args.layouts:
-                name = f"{'bf16' if bf16 else 'fp32'} {layout}"
+                name = f"{'bf16' if bf16 else 'fp32'} {layout}{', every pos.' if every_position else ''}"
                 print(f"measuring {name} ...", file=sys.stderr, flush=True)
-                rows.append((name, measure(model, task_ids, args, layout=layout, bf16=bf16, output_dir=f"{tmp}/run")))
+                rows.append((name, measure(model, task_ids, args, layout=layout, bf16=bf16, output_dir=f"{tmp}/run",
+                                           score_every_position=every_position)))
     memory = "peak CUDA memory" if torch.cuda.is_available() else "peak RSS (process)"
     print(f"{args.steps} GRPO steps per row, {args.tasks_per_step} tasks x G={args.num_generations}, on {device}")
-    print(f"{'row':<16} {'s/step':>7} {'gen':>5} {'env':>5} {'update':>6} {'gen tok/s':>10} {memory:>19} {'vs first':>9}")
+    print(f"{'row':<28} {'s/step':>7} {'gen':>5} {'env':>5} {'update':>6} {'gen tok/s':>10} {memory:>19} {'vs first':>9}")
     base = rows[0][1]["step_s"]
     for name, r in rows:
-        print(f"{name:<16} {r['step_s']:7.2f} {r['generation']:5.0%} {r['env']:5.0%} {r['update']:6.0%} "
+        print(f"{name:<28} {r['step_s']:7.2f} {r['generation']:5.0%} {r['env']:5.0%} {r['update']:6.0%} "
               f"{r['tokens_per_s']:10.0f} {r['peak_gib']:15.2f} GiB {base / r['step_s']:8.2f}x")
 
 

@@ -135,6 +135,10 @@ def add_training_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"BC rows per forward pass; BC's batch stays {BC_BATCH} by gradient accumulation. Lower "
                              "it where a pretrained base's long rows do not fit in memory (SmolLM2-135M on a CPU "
                              "with 24 GiB: 1)")
+    parser.add_argument("--bf16", action="store_true",
+                        help="train BC and GRPO under bf16 autocast on a CPU too (float32 weights; on CUDA bf16 is the "
+                             "default): faster where the CPU multiplies bf16 natively (AVX512-BF16, AMX), for a "
+                             "pretrained base (benchmarks/bc_step_time.py); evaluation stays float32")
     parser.add_argument("--grpo-steps", type=whole(1), default=60, help="optimizer steps")
     parser.add_argument("--grpo-iterations", type=whole(1), default=1, help="optimizer steps per rollout batch")
     parser.add_argument("--grpo-learning-rate", type=number(0, above=True), default=2e-4,
@@ -303,7 +307,7 @@ def bc_config(args: argparse.Namespace, output_dir: Path, train_ids: list[int], 
                     lr_scheduler_type="cosine", warmup_steps=10, per_device_train_batch_size=args.bc_micro_batch,
                     gradient_accumulation_steps=BC_BATCH // args.bc_micro_batch, save_strategy="no",
                     seed=seed, logging_steps=5, split="train", task_ids=train_ids, entity_swaps=args.bc_swaps,
-                    lora_r=args.lora_r,
+                    lora_r=args.lora_r, bf16=True if args.bf16 else None,
                     **agent_settings(args), **extra)
 
 
@@ -327,7 +331,7 @@ def grpo_config(args: argparse.Namespace, output_dir: Path, train_ids: list[int]
         bc_replay_coef=args.bc_replay if from_bc else 0.0,
         max_completion_length=args.max_new_tokens,
         seed=seed, task_sampling=args.grpo_sampling, curriculum_memory=args.curriculum_memory, lora_r=args.lora_r,
-        rollout_workers=2, **agent_settings(args), **{"save_strategy": "no", **extra},
+        bf16=True if args.bf16 else None, rollout_workers=2, **agent_settings(args), **{"save_strategy": "no", **extra},
     )
 
 

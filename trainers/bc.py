@@ -26,6 +26,7 @@ from .chat import demonstration_rows, require_chat_template
 from .config import BCConfig
 from .metrics import MetricsRecorder, use_compact_progress
 from .policy import load_tokenizer, save_policy
+from .scoring import labelled_positions_scored
 
 logger = logging.getLogger(__name__)
 
@@ -91,6 +92,7 @@ def train_bc(
     )
     require_chat_template(trainer.processing_class)
     use_compact_progress(trainer)
-    trainer.train()
+    with labelled_positions_scored(not args.score_every_position):
+        trainer.train()
     save_policy(trainer, args.output_dir)
     return trainer

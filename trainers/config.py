@@ -32,6 +32,17 @@ def cuda_bf16_available() -> bool:
     return bool(torch.cuda.is_available() and torch.cuda.is_bf16_supported())
 
 
+def cpu_bf16_native() -> bool:
+    """Whether this CPU multiplies bf16 matrices natively (AVX512-BF16 or AMX), where bf16 autocast trains faster.
+
+    Elsewhere torch emulates bf16 on a CPU, which is slower than float32.
+    """
+    import torch
+
+    tests = (getattr(torch.cpu, "_is_avx512_bf16_supported", None), getattr(torch.cpu, "_is_amx_tile_supported", None))
+    return any(test is not None and test() for test in tests)
+
+
 def training_attention(bf16: bool) -> str | None:
     """The attention a model trains with: ``"eager"`` in bf16 on CUDA, else None (the model's own, SDPA).
 
@@ -152,7 +163,11 @@ class LoraArguments:
 class MachineDefaults:
     """TRL defaults that would break or slow a CPU run, resolved from the machine instead."""
 
-    bf16: bool | None = field(default=None, metadata={"help": "Default: True where CUDA supports bf16, else False."})
+    bf16: bool | None = field(
+        default=None,
+        metadata={"help": "Default: True where CUDA supports bf16, else False. True on a CPU trains with bf16 autocast "
+                          "(float32 weights), faster where the CPU multiplies bf16 natively (AVX512-BF16, AMX)."},
+    )
     gradient_checkpointing: bool | None = field(
         default=None, metadata={"help": "Default: True on CUDA (saves memory on long pages), False on CPU."}
     )
@@ -163,13 +178,18 @@ class MachineDefaults:
     logging_steps: float = field(default=1, metadata={"help": "Log every this many steps."})
     use_cpu: bool | None = field(
         default=None,
-        metadata={"help": "Default: True when launched as several processes (accelerate launch) with no CUDA device, "
-                          "so that they train on CPU over gloo; else False."},
+        metadata={"help": "Default: True with no CUDA device when launched as several processes (accelerate launch), "
+                          "so that they train on CPU over gloo, or in bf16; else False."},
     )
     attn_implementation: str | None = field(
         default=None,
         metadata={"help": "Attention of a model loaded from a path (model_init_kwargs). Default: 'eager' in bf16 on "
                           "CUDA, where SDPA's memory-efficient backward returned NaN gradients; else the model's own."},
+    )
+    score_every_position: bool = field(
+        default=False,
+        metadata={"help": "Run the output layer on every position of a row, as TRL does off CUDA, instead of only on "
+                          "those that carry loss (the same log-probs, less work: trainers.scoring)."},
     )
 
     def _resolve_machine_defaults(self) -> None:
@@ -189,8 +209,11 @@ class MachineDefaults:
         if self.report_to is None:
             self.report_to = default_report_to()
         if self.use_cpu is None:
-            # Without it, transformers sets up a multi-process launch on a machine without GPUs as one lone process.
-            self.use_cpu = distributed_launch() and not torch.cuda.is_available()
+            # Without it, transformers sets up a multi-process launch on a machine without GPUs as one lone process,
+            # and refuses bf16 there ("Your setup doesn't support bf16/gpu").
+            self.use_cpu = (distributed_launch() or bool(self.bf16)) and not torch.cuda.is_available()
+        if self.bf16 and not torch.cuda.is_available() and not cpu_bf16_native():
+            logger.warning("bf16 on a CPU without native bf16 (AVX512-BF16, AMX) is emulated and slower than float32")
         if self.attn_implementation is None:
             self.attn_implementation = training_attention(self.bf16)
         if self.attn_implementation is not None:

@@ -53,6 +53,7 @@ from .objective import collate_rows, group_advantages, row_advantages
 from .policy import load_tokenizer, save_policy
 from .replay import DemonstrationReplay
 from .rollout import RolloutClock, Trajectory, collect_rollouts, make_rollout_envs
+from .scoring import labelled_positions_scored
 
 logger = logging.getLogger(__name__)
 
@@ -156,7 +157,8 @@ class MultiTurnGRPOTrainer(GRPOTrainer):
             if self._replay is not None:
                 self._replay.load_state_dict(state["replay"])
             resume_from_checkpoint = str(path)
-        return super().train(resume_from_checkpoint=resume_from_checkpoint, **kwargs)
+        with labelled_positions_scored(not self.args.score_every_position):
+            return super().train(resume_from_checkpoint=resume_from_checkpoint, **kwargs)
 
     def _save_checkpoint(self, model: Any, trial: Any) -> None:
         super()._save_checkpoint(model, trial)

@@ -126,6 +126,17 @@ def test_grpo_micro_batches_split_a_step_of_rollouts_by_accumulation(tmp_path, s
 
 
 @pytest.mark.parametrize("script_name", ["main_job", "reproduce_findings"])
+def test_bf16_asks_bc_and_grpo_for_bf16_autocast_and_float32_stays_the_cpu_default(tmp_path, script_name):
+    import torch
+
+    script = load_example(script_name)
+    for argv, wanted in (([], torch.cuda.is_available() and torch.cuda.is_bf16_supported()), (["--bf16"], True)):
+        args = script.parse_args(argv)
+        assert script.bc_config(args, tmp_path / "bc", [1, 2, 3, 4], 0).bf16 is wanted
+        assert script.grpo_config(args, tmp_path / "grpo", [1, 2, 3, 4], 0).bf16 is wanted
+
+
+@pytest.mark.parametrize("script_name", ["main_job", "reproduce_findings"])
 def test_a_base_that_does_not_load_stops_the_script_before_anything_is_written(tmp_path, script_name):
     script = load_example(script_name)
     with pytest.raises(SystemExit, match="--base-model: there is no model directory"):
