@@ -37,7 +37,7 @@ from main_job import FINDINGS_FAMILIES, select_tasks  # noqa: E402
 from transformers.utils import logging as transformers_logging  # noqa: E402
 
 from trainers.bc import train_bc  # noqa: E402
-from trainers.config import BCConfig, cpu_bf16_native, cuda_bf16_available  # noqa: E402
+from trainers.config import BCConfig, native_bf16_available  # noqa: E402
 from trainers.tiny import TinyModelSpec, build_tiny_model, demonstration_texts  # noqa: E402
 
 
@@ -71,7 +71,7 @@ def main() -> None:
     warnings.filterwarnings("ignore")
     train_ids, _test_ids, demos = select_tasks(list(FINDINGS_FAMILIES[: args.families]), 3, per_family=3)
     rows = [("fp32, every position", False, True), ("fp32, labelled positions", False, False)]
-    if cuda_bf16_available() or (not torch.cuda.is_available() and cpu_bf16_native()):
+    if native_bf16_available():
         rows.append(("bf16, labelled positions", True, False))
     device = torch.cuda.get_device_name() if torch.cuda.is_available() else f"CPU, {torch.get_num_threads()} threads"
     with tempfile.TemporaryDirectory() as tmp:

@@ -33,7 +33,7 @@ import torch  # noqa: E402
 from transformers.trainer_callback import PrinterCallback  # noqa: E402
 from transformers.utils import logging as transformers_logging  # noqa: E402
 
-from trainers.config import MultiTurnGRPOConfig, cpu_bf16_native, cuda_bf16_available  # noqa: E402
+from trainers.config import MultiTurnGRPOConfig, native_bf16_available  # noqa: E402
 from trainers.grpo import MultiTurnGRPOTrainer  # noqa: E402
 from trainers.tiny import TinyModelSpec, build_tiny_model, demonstration_texts  # noqa: E402
 from webarena_gym.demos import record_oracle_demonstrations  # noqa: E402
@@ -116,9 +116,8 @@ def main() -> None:
     warnings.filterwarnings("ignore", category=FutureWarning)
     warnings.filterwarnings("ignore", message=".*rollout_func.*")
     task_ids = family_task_ids("train", FAMILIES)
-    native_bf16 = cuda_bf16_available() or (not torch.cuda.is_available() and cpu_bf16_native())
     precisions = [(False, True)] if args.every_position else []
-    precisions += [(False, False), (True, False)] if native_bf16 else [(False, False)]
+    precisions += [(False, False), (True, False)] if native_bf16_available() else [(False, False)]
     device = torch.cuda.get_device_name() if torch.cuda.is_available() else "CPU"
     with tempfile.TemporaryDirectory() as tmp:
         model = build_model(args, task_ids, f"{tmp}/model")

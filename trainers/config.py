@@ -43,6 +43,13 @@ def cpu_bf16_native() -> bool:
     return any(test is not None and test() for test in tests)
 
 
+def native_bf16_available() -> bool:
+    """Whether this machine multiplies bf16 natively: CUDA with bf16, or, without CUDA, :func:`cpu_bf16_native`."""
+    import torch
+
+    return cuda_bf16_available() if torch.cuda.is_available() else cpu_bf16_native()
+
+
 def training_attention(bf16: bool) -> str | None:
     """The attention a model trains with: ``"eager"`` in bf16 on CUDA, else None (the model's own, SDPA).
 
