@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import torch
+import torch.nn.functional as F
 
 from .chat import demonstration_rows, render, text_ids
 from .checkpoint import random_state, set_random_state
@@ -94,6 +95,16 @@ class DemonstrationReplay:
         self._order = list(state["order"])
 
     def loss(self, model: Any, device: torch.device | str = "cpu") -> torch.Tensor:
-        """Mean negative log-likelihood of the action tokens of the next batch under ``model`` (with gradient):
-        the causal LM's own loss, which shifts the labels and skips ``IGNORE_INDEX``."""
-        return model(**{key: value.to(device) for key, value in self.next_batch().items()}).loss
+        """Mean negative log-likelihood of the action tokens of the next batch under ``model`` (with gradient).
+
+        The causal LM's own loss (labels shifted by one, ``IGNORE_INDEX`` skipped), with the output layer
+        run only on the positions that predict an action token (transformers' boolean ``logits_to_keep``),
+        as BC's loss does (:mod:`.scoring`): a pretrained base's vocabulary over every position of a
+        1,100-token row would cost more than the rest of the pass.
+        """
+        batch = {key: value.to(device) for key, value in self.next_batch().items()}
+        targets = batch.pop("labels")[:, 1:]
+        predicting = torch.zeros_like(batch["input_ids"], dtype=torch.bool)
+        predicting[:, :-1] = targets != IGNORE_INDEX
+        logits = model(**batch, logits_to_keep=predicting).logits
+        return F.cross_entropy(logits.float(), targets[targets != IGNORE_INDEX])

@@ -67,6 +67,24 @@ def test_the_loss_is_lower_for_the_model_that_cloned_the_demonstrations(place_fa
     assert losses["bc"] < losses["tiny"] / 4, losses
 
 
+def test_the_loss_scores_action_positions_only_and_equals_the_causal_lm_loss_over_every_position(
+        place_family, bc_model_dir, tmp_path):
+    _tasks, demos = place_family
+    model, tokenizer = load_policy(str(bc_model_dir))
+    compact = DemonstrationReplay(demos, grpo_config(tmp_path), tokenizer, batch_size=5, seed=3)
+    whole = DemonstrationReplay(demos, grpo_config(tmp_path), tokenizer, batch_size=5, seed=3)  # the same draws
+    kept = []
+    model.get_output_embeddings().register_forward_hook(lambda _layer, inputs, _out: kept.append(inputs[0].shape[:-1]))
+    with torch.no_grad():
+        for _ in range(3):
+            batch = whole.next_batch()
+            expected = model(**batch).loss.item()
+            assert compact.loss(model).item() == pytest.approx(expected, rel=1e-5)
+            labelled = int((batch["labels"][:, 1:] != IGNORE_INDEX).sum())
+            assert kept[-1] == (labelled,)  # the output layer saw exactly the positions that predict an action token
+            assert labelled < batch["input_ids"].numel() / 2
+
+
 def test_grpo_adds_the_weighted_replay_loss_and_logs_it(place_family, bc_model_dir, shared_place_envs, tmp_path):
     _tasks, demos = place_family
     coef = 0.5
