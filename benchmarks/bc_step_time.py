@@ -24,6 +24,7 @@ after ``bash scripts/fetch_smollm2.sh``).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 import tempfile
 import warnings
@@ -58,7 +59,8 @@ def measure(model: str, demos: list, train_ids: list[int], args: argparse.Namesp
                       gradient_accumulation_steps=args.accumulation, learning_rate=3e-4, save_strategy="no", seed=0,
                       logging_steps=1, split="train", task_ids=train_ids, bf16=bf16, score_every_position=every_position,
                       max_turns=3, max_observation_chars=2000, report_to="none", disable_tqdm=True)
-    trainer = train_bc(config, model, demonstrations=demos)
+    with contextlib.redirect_stdout(sys.stderr):  # the trainer prints each log: stdout keeps only the table
+        trainer = train_bc(config, model, demonstrations=demos)
     logs = trainer.state.log_history
     runtime = next(log["train_runtime"] for log in logs if "train_runtime" in log)
     return runtime / args.steps, [log["loss"] for log in logs if "loss" in log]

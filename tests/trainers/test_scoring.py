@@ -104,3 +104,23 @@ def test_bf16_on_a_cpu_trains_under_autocast_and_saves_float32_weights(place_fam
     assert {w.dtype for w in _weights(tmp_path / "bf16").values()} == {torch.float32}
     config = json.loads((tmp_path / "bf16" / "config.json").read_text())
     assert config.get("dtype", config.get("torch_dtype")) == "float32"
+
+
+def test_the_bc_step_benchmark_prints_its_table_alone_with_equal_fp32_losses(tiny_model_dir):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parents[2] / "benchmarks" / "bc_step_time.py"
+    done = subprocess.run([sys.executable, str(script), "--model", str(tiny_model_dir), "--steps", "2", "--families", "2",
+                           "--accumulation", "2"], capture_output=True, text=True, timeout=900, check=True)
+    lines = done.stdout.splitlines()
+    assert not [line for line in lines if line.startswith("{")]  # no trainer log among the table's lines
+    assert lines[0].startswith("2 BC steps per row of 1 x 2 rows") and lines[1].split()[:3] == ["row", "s/step", "vs"]
+    rows = {line[:26].strip(): line[26:].split() for line in lines[2:]}
+    assert {"fp32, every position", "fp32, labelled positions"} <= set(rows) and len(lines) == 2 + len(rows)
+    assert rows["fp32, every position"][1] == "1.00x"
+    losses = {name: [float(x) for x in row[2:]] for name, row in rows.items()}
+    assert len(losses["fp32, every position"]) == 2
+    assert losses["fp32, labelled positions"] == pytest.approx(losses["fp32, every position"], abs=1e-4)
+    assert "loss" in done.stderr  # the trainer's logs go to stderr
