@@ -99,12 +99,13 @@ class DemonstrationReplay:
 
         The causal LM's own loss (labels shifted by one, ``IGNORE_INDEX`` skipped), with the output layer
         run only on the positions that predict an action token (transformers' boolean ``logits_to_keep``),
-        as BC's loss does (:mod:`.scoring`): a pretrained base's vocabulary over every position of a
-        1,100-token row would cost more than the rest of the pass.
+        as BC's loss does (:mod:`.scoring`): a pretrained base's vocabulary over every position was a
+        third of a BC step.
         """
         batch = {key: value.to(device) for key, value in self.next_batch().items()}
         targets = batch.pop("labels")[:, 1:]
+        labelled = targets != IGNORE_INDEX
         predicting = torch.zeros_like(batch["input_ids"], dtype=torch.bool)
-        predicting[:, :-1] = targets != IGNORE_INDEX
+        predicting[:, :-1] = labelled
         logits = model(**batch, logits_to_keep=predicting).logits
-        return F.cross_entropy(logits.float(), targets[targets != IGNORE_INDEX])
+        return F.cross_entropy(logits.float(), targets[labelled])

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 import torch
@@ -107,10 +110,6 @@ def test_bf16_on_a_cpu_trains_under_autocast_and_saves_float32_weights(place_fam
 
 
 def test_the_bc_step_benchmark_prints_its_table_alone_with_equal_fp32_losses(tiny_model_dir):
-    import subprocess
-    import sys
-    from pathlib import Path
-
     script = Path(__file__).resolve().parents[2] / "benchmarks" / "bc_step_time.py"
     done = subprocess.run([sys.executable, str(script), "--model", str(tiny_model_dir), "--steps", "2", "--families", "2",
                            "--accumulation", "2"], capture_output=True, text=True, timeout=900, check=True)
