@@ -47,6 +47,7 @@ from trainers.evaluation import evaluate_model, success_rate
 from trainers.gguf import gguf_model_directory, is_gguf_path
 from trainers.grpo import train_grpo
 from trainers.induction import COPY_SPANS, copy_pretrain
+from trainers.memory import release_freed_memory
 from trainers.policy import check_pretrained, load_policy
 from trainers.script_arguments import run_script
 from trainers.tiny import TinyModelSpec, build_tiny_model
@@ -459,6 +460,7 @@ def main(argv: list[str] | None = None) -> None:
 
     print(f"[3/5] Behaviour cloning ({args.bc_epochs:g} epochs)")
     train_bc(bc_config(args, out / "bc", train_ids, args.seed), start, demonstrations=demos)
+    release_freed_memory()  # the dropped BC trainer's, before GRPO
     print(f"      after BC: {measure('after BC', out / 'bc')}")
 
     print(f"[4/5] Multi-turn GRPO ({args.grpo_steps} steps; {args.grpo_tasks_per_step} tasks x "

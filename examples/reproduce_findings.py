@@ -86,6 +86,7 @@ from trainers.config import AgentArguments  # noqa: E402
 from trainers.cpu import set_cpu_threads  # noqa: E402
 from trainers.evaluation import evaluate_model  # noqa: E402
 from trainers.grpo import train_grpo  # noqa: E402
+from trainers.memory import release_freed_memory  # noqa: E402
 from trainers.metrics import METRICS_FILE, read_metrics  # noqa: E402
 from trainers.policy import load_policy  # noqa: E402
 from trainers.script_arguments import run_script  # noqa: E402
@@ -309,6 +310,8 @@ class Experiment:
                                  "solved_passes": [p["solved"] for p in passes[1:]]}
         record["seconds"] = round(time.perf_counter() - started, 1)
         write_whole(path, json.dumps(record, indent=1))
+        del model
+        release_freed_memory()
         return record
 
     def floor(self) -> dict[str, Any]:
@@ -346,6 +349,7 @@ class Experiment:
                            demonstrations=self.demos if from_bc else None, callbacks=[PieceCheckpoints(started)],
                            resume_from_checkpoint=resumed)
             mark_finished(done, started)
+            release_freed_memory()  # the dropped trainer's: not left held while the next piece runs
             # Only for resuming (a SmolLM2 one with its optimizer: 1.6 GB); a stop mid-save may have left one unwhole.
             for checkpoint in checkpoint_folders(target):
                 shutil.rmtree(checkpoint)

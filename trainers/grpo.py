@@ -48,6 +48,7 @@ from .checkpoint import ROLLOUT_STATE_FILE
 from .config import MultiTurnGRPOConfig
 from .curriculum import FamilyLearnability, LearnableTaskSampler
 from .layouts import pad_row_count, trajectory_rows, turn_rows
+from .memory import FreedMemoryReleaser
 from .metrics import MetricsRecorder, use_compact_progress
 from .objective import collate_rows, group_advantages, row_advantages
 from .policy import load_tokenizer, save_policy
@@ -84,7 +85,8 @@ class MultiTurnGRPOTrainer(GRPOTrainer):
         processing_class: The tokenizer (default: loaded with the model). It needs a chat template.
         train_dataset: Rows with ``prompt`` and ``task_id`` (default: every task of the split).
         peft_config: A ``peft.LoraConfig`` for LoRA (default: ``args.peft_config()``; None = full fine-tuning).
-        callbacks: Extra ``TrainerCallback`` s (a :class:`MetricsRecorder` is always added).
+        callbacks: Extra ``TrainerCallback`` s (a :class:`MetricsRecorder` and a
+            :class:`~trainers.memory.FreedMemoryReleaser` are always added).
         envs: The rollout envs, a :func:`~trainers.rollout.make_rollout_envs` vector env (default: built from
             ``args``: ``rollout_envs`` envs in ``rollout_workers`` processes; closed by :func:`train_grpo`).
         demonstrations: With ``args.bc_replay_coef > 0``, the demonstrations to replay (default: read from
@@ -129,7 +131,7 @@ class MultiTurnGRPOTrainer(GRPOTrainer):
             train_dataset=train_dataset if train_dataset is not None else task_dataset(self.envs, args.task_ids),
             processing_class=processing_class,
             peft_config=peft_config if peft_config is not None else args.peft_config(),
-            callbacks=[*callbacks, MetricsRecorder(plot=args.plot_metrics)],
+            callbacks=[*callbacks, MetricsRecorder(plot=args.plot_metrics), FreedMemoryReleaser()],
             rollout_func=self._trajectory_rollout if args.layout == "trajectory" else None,
         )
         require_chat_template(self._tokenizer)
