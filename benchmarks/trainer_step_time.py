@@ -13,7 +13,8 @@ or AMX), bf16 autocast; each in the ``turn`` and ``trajectory`` layouts. ``--eve
 adds, first, the fp32 rows with TRL's own output layer off CUDA, over every position of every
 row (``score_every_position=True``) instead of the completion's positions only (``trainers/scoring.py``). The model is a tiny one built offline by default; ``--hidden-size`` and
 ``--layers`` give it a realistic shape (random weights sample long, invalid actions, which
-is the worst case for generation), and ``--model`` takes any local model directory.
+is the worst case for generation), and ``--model`` takes any local model directory (its observations as long
+as it was trained with, unless ``--max-observation-chars`` says otherwise).
 
 Run: ``.venv/bin/python benchmarks/trainer_step_time.py [--steps 6] [--hidden-size 896 --layers 24]``
 """
@@ -33,6 +34,7 @@ import torch  # noqa: E402
 from transformers.trainer_callback import PrinterCallback  # noqa: E402
 from transformers.utils import logging as transformers_logging  # noqa: E402
 
+from trainers.agent_record import recorded_agent_settings  # noqa: E402
 from trainers.config import MultiTurnGRPOConfig, native_bf16_available  # noqa: E402
 from trainers.grpo import MultiTurnGRPOTrainer  # noqa: E402
 from trainers.tiny import TinyModelSpec, build_tiny_model, demonstration_texts  # noqa: E402
@@ -40,6 +42,7 @@ from webarena_gym.demos import record_oracle_demonstrations  # noqa: E402
 from webarena_gym.tasks.embedded_suite import family_task_ids  # noqa: E402
 
 FAMILIES = ("map.missing_information", "map.zip_code", "shopping_admin.preview_theme")
+DEFAULT_OBSERVATION_CHARS = 3000
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -55,7 +58,18 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--every-position", action="store_true",
                         help="first, fp32 rows with the output layer over every position (TRL's own off CUDA)")
     parser.add_argument("--micro-batch", type=int, help="rollouts per forward pass (default: all of a step's)")
+    parser.add_argument("--max-observation-chars", type=int,
+                        help=f"page characters per observation (default: what --model was trained with, else "
+                             f"{DEFAULT_OBSERVATION_CHARS})")
     return parser.parse_args(argv)
+
+
+def observation_chars(args: argparse.Namespace) -> int:
+    """``--max-observation-chars``, else the one ``--model`` learnt its prompts with, else the default."""
+    if args.max_observation_chars is not None:
+        return args.max_observation_chars
+    recorded = recorded_agent_settings(args.model) if args.model else {}
+    return recorded.get("max_observation_chars", DEFAULT_OBSERVATION_CHARS)
 
 
 def build_model(args: argparse.Namespace, task_ids: list[int], directory: str) -> str:
@@ -86,7 +100,7 @@ def measure(model: str, task_ids: list[int], args: argparse.Namespace, *, layout
         num_generations=args.num_generations, per_device_train_batch_size=micro,
         gradient_accumulation_steps=rows // micro, steps_per_generation=rows // micro,
         max_steps=args.steps, num_iterations=1, learning_rate=1e-5, max_completion_length=args.max_completion_length,
-        max_turns=3, max_observation_chars=3000, save_strategy="no", disable_tqdm=True, report_to="none",
+        max_turns=3, max_observation_chars=observation_chars(args), save_strategy="no", disable_tqdm=True, report_to="none",
         plot_metrics=False, seed=0,
     )
     trainer = MultiTurnGRPOTrainer(model, MultiTurnGRPOConfig(**{**settings, **config}))
@@ -129,7 +143,8 @@ def main() -> None:
                 rows.append((name, measure(model, task_ids, args, layout=layout, bf16=bf16, output_dir=f"{tmp}/run",
                                            score_every_position=every_position)))
     memory = "peak CUDA memory" if torch.cuda.is_available() else "peak RSS (process)"
-    print(f"{args.steps} GRPO steps per row, {args.tasks_per_step} tasks x G={args.num_generations}, on {device}")
+    print(f"{args.steps} GRPO steps per row, {args.tasks_per_step} tasks x G={args.num_generations}, "
+          f"{observation_chars(args):,}-character observations, on {device}")
     print(f"{'row':<28} {'s/step':>7} {'gen':>5} {'env':>5} {'update':>6} {'gen tok/s':>10} {memory:>19} {'vs first':>9}")
     base = rows[0][1]["step_s"]
     for name, r in rows:

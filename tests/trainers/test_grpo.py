@@ -5,6 +5,9 @@ from __future__ import annotations
 import importlib.util
 import json
 import logging
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 import torch
@@ -17,7 +20,7 @@ from trainers.policy import Sampler, load_policy
 from trainers.rollout import collect_rollouts
 from webarena_gym.errors import ConfigurationError
 
-from .place_family import grpo_config, place_envs, winner_loser_batch
+from .place_family import MAX_CHARS, grpo_config, place_envs, winner_loser_batch
 
 pytestmark = [pytest.mark.train, pytest.mark.slow]
 
@@ -289,3 +292,15 @@ def test_a_checkpoint_inside_a_batch_of_rollouts_or_of_another_run_is_refused(bc
     assert latest_checkpoint(tmp_path / "uniform") == checkpoint  # the file is there, but
     with pytest.raises(ConfigurationError, match="not a whole GRPO checkpoint"):
         _trainer(bc_model_dir, shared_place_envs, tmp_path / "again").train(resume_from_checkpoint=checkpoint)
+
+
+def test_the_step_time_benchmark_measures_a_model_with_the_observations_it_was_trained_with(bc_model_dir):
+    script = Path(__file__).resolve().parents[2] / "benchmarks" / "trainer_step_time.py"
+    done = subprocess.run([sys.executable, str(script), "--model", str(bc_model_dir), "--steps", "1",
+                           "--tasks-per-step", "2", "--num-generations", "2", "--layouts", "trajectory"],
+                          capture_output=True, text=True, timeout=900, check=True, stdin=subprocess.DEVNULL)
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith(f"1 GRPO steps per row, 2 tasks x G=2, {MAX_CHARS:,}-character observations")
+    assert lines[1].split()[:2] == ["row", "s/step"] and lines[2].startswith("fp32 trajectory")
+    assert lines[2].split()[-1] == "1.00x"
+    assert "was trained with" not in done.stderr  # no warning that the prompts differ from the model's
