@@ -61,15 +61,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--max-observation-chars", type=int,
                         help=f"page characters per observation (default: what --model was trained with, else "
                              f"{DEFAULT_OBSERVATION_CHARS})")
-    return parser.parse_args(argv)
-
-
-def observation_chars(args: argparse.Namespace) -> int:
-    """``--max-observation-chars``, else the one ``--model`` learnt its prompts with, else the default."""
-    if args.max_observation_chars is not None:
-        return args.max_observation_chars
-    recorded = recorded_agent_settings(args.model) if args.model else {}
-    return recorded.get("max_observation_chars", DEFAULT_OBSERVATION_CHARS)
+    args = parser.parse_args(argv)
+    if args.max_observation_chars is None:  # the length --model learnt its prompts with, else the default
+        recorded = recorded_agent_settings(args.model) if args.model else {}
+        args.max_observation_chars = recorded.get("max_observation_chars", DEFAULT_OBSERVATION_CHARS)
+    return args
 
 
 def build_model(args: argparse.Namespace, task_ids: list[int], directory: str) -> str:
@@ -100,7 +96,7 @@ def measure(model: str, task_ids: list[int], args: argparse.Namespace, *, layout
         num_generations=args.num_generations, per_device_train_batch_size=micro,
         gradient_accumulation_steps=rows // micro, steps_per_generation=rows // micro,
         max_steps=args.steps, num_iterations=1, learning_rate=1e-5, max_completion_length=args.max_completion_length,
-        max_turns=3, max_observation_chars=observation_chars(args), save_strategy="no", disable_tqdm=True, report_to="none",
+        max_turns=3, max_observation_chars=args.max_observation_chars, save_strategy="no", disable_tqdm=True, report_to="none",
         plot_metrics=False, seed=0,
     )
     trainer = MultiTurnGRPOTrainer(model, MultiTurnGRPOConfig(**{**settings, **config}))
@@ -144,7 +140,7 @@ def main() -> None:
                                            score_every_position=every_position)))
     memory = "peak CUDA memory" if torch.cuda.is_available() else "peak RSS (process)"
     print(f"{args.steps} GRPO steps per row, {args.tasks_per_step} tasks x G={args.num_generations}, "
-          f"{observation_chars(args):,}-character observations, on {device}")
+          f"{args.max_observation_chars:,}-character observations, on {device}")
     print(f"{'row':<28} {'s/step':>7} {'gen':>5} {'env':>5} {'update':>6} {'gen tok/s':>10} {memory:>19} {'vs first':>9}")
     base = rows[0][1]["step_s"]
     for name, r in rows:
