@@ -32,7 +32,8 @@ then the report, took 52 minutes on a 2-core machine (README, "What BC and GRPO 
 Leaves in ``--output``: ``findings.json`` (every number), ``findings.png`` (success per arm
 with spread, the scaling curve, training dynamics per arm), ``eval_answer_na.json`` (the floor:
 answering N/A at once, no model) and, per seed, the models,
-``metrics.jsonl`` of each training run and one ``eval_<arm>.json`` per evaluation. A killed run resumes
+``metrics.jsonl`` of each training run, one ``eval_<arm>.json`` per evaluation and its episodes as run files
+(``trajectories_<arm>_greedy.jsonl``, ``..._sampled<k>.jsonl``; ``webarena-gym report`` reads them). A killed run resumes
 where it stopped: finished trainings and evaluations are kept (``--fresh`` starts over), and a GRPO run goes on
 from its last checkpoint (``--grpo-save-every``) as if it had never stopped; so does a run
 carried to another machine with its records but not its weights (``scripts/gpu_findings.sh``'s pieces), which
@@ -92,7 +93,7 @@ from trainers.policy import load_policy  # noqa: E402
 from trainers.script_arguments import run_script  # noqa: E402
 from webarena_gym.arguments import whole  # noqa: E402
 from webarena_gym.demos import read_demonstrations, write_demonstrations  # noqa: E402
-from webarena_gym.evaluation import success_by_site  # noqa: E402
+from webarena_gym.evaluation import success_by_site, write_results  # noqa: E402
 from webarena_gym.evaluators.string_match import is_bare_na  # noqa: E402
 from webarena_gym.tasks.embedded_suite import family_of  # noqa: E402
 
@@ -298,6 +299,10 @@ class Experiment:
                                      episodes_at_once=64 if self.args.base_model is None else 16,
                                      temperature=0.0 if k == 0 else 1.0, progress=self.progress,
                                      desc=f"seed {seed} {name} {'greedy' if k == 0 else f'sampled {k}'}")
+            pass_name = "greedy" if k == 0 else f"sampled{k}"
+            write_results(results, path.with_name(f"trajectories_{name}_{pass_name}.jsonl"),
+                          settings={"model": f"seed {seed} {name}", "split": "test", "pass": pass_name,
+                                    "temperature": 0.0 if k == 0 else 1.0, **self.agent, "max_turns": max_turns})
             passes.append({"success": sum(r.success for r in results) / len(results),
                            "by_site": {s: list(v) for s, v in success_by_site(results).items()},
                            "solved": sorted(r.task_id for r in results if r.success),

@@ -3,10 +3,10 @@
 Runs ``examples/reproduce_findings.py`` end to end (real embedded sites, a real tiny model,
 BC and GRPO for one step each) on one train task of each of three families on three sites, some
 arms first and then the rest, then checks what a user reads: the JSON holds every arm greedy and
-sampled and every scaling point, demonstration replay reaches GRPO from BC and not R1-Zero, the
-PNG is a PNG, the table names every arm, a second run resumes instead of training again (an evaluation
-file cut off is made again), and a run with other settings into the same folder stops
-instead of mixing results.
+sampled and every scaling point, demonstration replay reaches GRPO from BC and not R1-Zero, every
+evaluation's episodes are kept as run files, the PNG is a PNG, the table names every arm, a second
+run resumes instead of training again (an evaluation file cut off is made again), and a run with
+other settings into the same folder stops instead of mixing results.
 Where training lands is not asserted.
 """
 
@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 import torch
 
+from webarena_gym.evaluation import read_run
 from webarena_gym.tasks.embedded_suite import embedded_tasks, family_of
 
 from ..references import reference_is_na
@@ -98,6 +99,17 @@ def test_the_experiment_reports_every_arm_and_scaling_point_and_resumes(tmp_path
         assert gain["families"]["low"] <= gain["points"] <= gain["families"]["high"]
     assert set(saved["summary"]["targets"]["greedy"]) == {
         "bc_at_least_3x_untrained", "bc_grpo_at_least_bc_plus_10_points", "grpo_zero_within_5_points_of_untrained"}
+
+    # Every evaluation's episodes are kept as run files: one per pass, the held-out tasks in order, their
+    # rewards the solved lists the JSON reports.
+    for arm in ("untrained", "grpo_zero", "bc", "bc_grpo"):
+        for pass_name, solved in (("greedy", seed["arms"][arm]["greedy"]["solved"]),
+                                  ("sampled1", seed["arms"][arm]["sampled"]["solved_passes"][0])):
+            run = read_run(tmp_path / "run" / "seed0" / f"trajectories_{arm}_{pass_name}.jsonl", strict=True)
+            assert run.settings["pass"] == pass_name and run.settings["max_observation_chars"] > 0
+            assert [e.task_id for e in run.episodes] == saved["tasks"]["test_ids"]
+            assert sorted(e.task_id for e in run.episodes if e.success) == solved
+            assert all(e.turns for e in run.episodes)
 
     # The floor: answering N/A at once scores the held-out tasks whose reference is N/A (none of these families').
     tasks = {t.task_id: t for t in embedded_tasks("test")}
