@@ -290,19 +290,20 @@ class Experiment:
             return cached
         started = time.perf_counter()
         model, tokenizer = load_policy(str(self.with_weights(source, seed)))
-        agent = AgentArguments(split="test", task_ids=self.test_ids, **{**self.agent, "max_turns": max_turns})
+        fields = {**self.agent, "max_turns": max_turns}
+        agent = AgentArguments(split="test", task_ids=self.test_ids, **fields)
         record: dict[str, Any] = {"max_turns": max_turns}
         passes = []
         for k in range(1 + (self.args.sampled_passes if sampled else 0)):
             set_seed(seed * 1000 + k)
+            pass_name, temperature = ("greedy", 0.0) if k == 0 else (f"sampled{k}", 1.0)
             results = evaluate_model(model, tokenizer, agent, self.test_ids, max_new_tokens=self.args.max_new_tokens,
                                      episodes_at_once=64 if self.args.base_model is None else 16,
-                                     temperature=0.0 if k == 0 else 1.0, progress=self.progress,
-                                     desc=f"seed {seed} {name} {'greedy' if k == 0 else f'sampled {k}'}")
-            pass_name = "greedy" if k == 0 else f"sampled{k}"
+                                     temperature=temperature, progress=self.progress,
+                                     desc=f"seed {seed} {name} {pass_name}")
             write_results(results, path.with_name(f"trajectories_{name}_{pass_name}.jsonl"),
                           settings={"model": f"seed {seed} {name}", "split": "test", "pass": pass_name,
-                                    "temperature": 0.0 if k == 0 else 1.0, **self.agent, "max_turns": max_turns})
+                                    "temperature": temperature, **fields})
             passes.append({"success": sum(r.success for r in results) / len(results),
                            "by_site": {s: list(v) for s, v in success_by_site(results).items()},
                            "solved": sorted(r.task_id for r in results if r.success),
