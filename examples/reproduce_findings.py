@@ -84,7 +84,7 @@ from main_job import (  # noqa: E402
 from trainers.bc import train_bc  # noqa: E402
 from trainers.checkpoint import checkpoint_folders, checkpoints, latest_checkpoint  # noqa: E402
 from trainers.config import AgentArguments  # noqa: E402
-from trainers.cpu import set_cpu_threads  # noqa: E402
+from trainers.cpu import cpu_description, set_cpu_threads  # noqa: E402
 from trainers.evaluation import evaluate_model  # noqa: E402
 from trainers.grpo import train_grpo  # noqa: E402
 from trainers.memory import release_freed_memory  # noqa: E402
@@ -468,10 +468,11 @@ def run_seed_processes(argv: list[str], args: argparse.Namespace, out: Path) -> 
 
 
 def machine_description() -> dict[str, Any]:
+    """Where the run ran: the numbers' seconds depend on it, and on another CPU its GRPO arms' numbers too."""
     import torch
 
     load = os.getloadavg() if hasattr(os, "getloadavg") else None
-    return {"platform": platform.platform(), "cpus": os.cpu_count(), "torch": torch.__version__,
+    return {"platform": platform.platform(), "cpus": os.cpu_count(), "cpu": cpu_description(), "torch": torch.__version__,
             "cuda": torch.cuda.get_device_name(0) if torch.cuda.is_available() else None,
             "load_average_at_start": load}
 

@@ -37,10 +37,9 @@ def cpu_bf16_native() -> bool:
 
     Elsewhere torch emulates bf16 on a CPU, which is slower than float32.
     """
-    import torch
+    from .cpu import cpu_bf16_hardware
 
-    tests = (getattr(torch.cpu, "_is_avx512_bf16_supported", None), getattr(torch.cpu, "_is_amx_tile_supported", None))
-    return any(test is not None and test() for test in tests)
+    return any(cpu_bf16_hardware().values())
 
 
 def native_bf16_available() -> bool:

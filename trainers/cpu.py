@@ -7,6 +7,8 @@ train step 1.3-1.6x and its generation 2.8-2.9x slower on 2 threads than on 1, a
 the faster on the idle machine. The number of threads is therefore the user's choice
 (``--threads``), never picked from the machine's load, so that the same command runs the
 same way; :func:`set_cpu_threads` says when the default looks like the slow choice.
+:func:`cpu_description` names the processor and the kernels torch picks on it, which a run's
+record keeps: the same command on another CPU computes in another order (README, "Another CPU").
 """
 
 from __future__ import annotations
@@ -48,6 +50,38 @@ def _cpu_times() -> tuple[int, int]:
     with open("/proc/stat", encoding="ascii") as stat:
         fields = [int(value) for value in stat.readline().split()[1:]]
     return sum(fields[:8]), fields[3] + fields[4]  # user..steal; guest time is already in user
+
+
+def cpu_model_name() -> str:
+    """The processor's name (``model name`` in ``/proc/cpuinfo``), else what :mod:`platform` says, else ``"unknown"``."""
+    import platform
+
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as cpuinfo:
+            for line in cpuinfo:
+                key, _, value = line.partition(":")
+                if key.strip() == "model name" and value.strip():
+                    return value.strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def cpu_bf16_hardware() -> dict[str, bool]:
+    """Whether this CPU has AVX512-BF16 and AMX, the two ways torch multiplies bf16 matrices natively on a CPU."""
+    tests = {"avx512_bf16": "_is_avx512_bf16_supported", "amx": "_is_amx_tile_supported"}
+    return {name: bool(getattr(torch.cpu, test, None) is not None and getattr(torch.cpu, test)())
+            for name, test in tests.items()}
+
+
+def cpu_description() -> dict[str, object]:
+    """The processor, torch's vector kernels on it (``DEFAULT``, ``AVX2``, ``AVX512``...) and its bf16 hardware.
+
+    Float results depend on these: the same seed's training on another CPU drifts from the first
+    differing rounding on (measured in the README, "Another CPU").
+    """
+    return {"model": cpu_model_name(), "torch_capability": torch.backends.cpu.get_cpu_capability(),
+            **cpu_bf16_hardware()}
 
 
 def set_cpu_threads(threads: int = 0) -> int:

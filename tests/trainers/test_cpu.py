@@ -1,4 +1,5 @@
-"""torch's CPU threads: set by the user, and a warning when the default meets cores other processes keep busy."""
+"""torch's CPU threads: set by the user, and a warning when the default meets cores other processes keep busy;
+the processor a run records."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ import os
 import pytest
 import torch
 
-from trainers.cpu import busy_cores, set_cpu_threads, spinning_processes
+from trainers.config import cpu_bf16_native
+from trainers.cpu import busy_cores, cpu_description, cpu_model_name, set_cpu_threads, spinning_processes
 
 
 @pytest.fixture(autouse=True)
@@ -46,3 +48,16 @@ def test_the_default_threads_beside_busy_cores_warn_and_an_explicit_count_does_n
         caplog.clear()
         set_cpu_threads(2)
     assert caplog.text == ""
+
+
+def test_the_processor_is_described_by_its_name_kernels_and_bf16_hardware():
+    described = cpu_description()
+    assert set(described) == {"model", "torch_capability", "avx512_bf16", "amx"}
+    assert described["model"] == cpu_model_name() and described["model"].strip()
+    if os.path.exists("/proc/cpuinfo"):  # Linux: the name is the one the kernel reports
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as cpuinfo:
+            names = {line.partition(":")[2].strip() for line in cpuinfo if line.startswith("model name")}
+        assert described["model"] in names or not names
+    assert described["torch_capability"] == torch.backends.cpu.get_cpu_capability()
+    assert isinstance(described["avx512_bf16"], bool) and isinstance(described["amx"], bool)
+    assert cpu_bf16_native() == (described["avx512_bf16"] or described["amx"])

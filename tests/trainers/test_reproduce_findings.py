@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 import torch
 
+from trainers.cpu import cpu_description
 from webarena_gym.evaluation import read_run
 from webarena_gym.tasks.embedded_suite import embedded_tasks, family_of
 
@@ -60,6 +61,7 @@ def test_the_experiment_reports_every_arm_and_scaling_point_and_resumes(tmp_path
     saved = json.loads((tmp_path / "run" / "findings.json").read_text())
     assert saved["summary"] == json.loads(json.dumps(findings["summary"]))
     assert len(saved["tasks"]["test_ids"]) == 3 and len(saved["tasks"]["families"]) == 3
+    assert saved["machine"]["cpu"] == json.loads(json.dumps(cpu_description()))  # its numbers depend on the CPU
     # Options not given take the findings' defaults (the best configuration measured), not the main job's.
     assert {k: saved["config"][k] for k in script.FINDINGS_DEFAULTS} == {
         **script.FINDINGS_DEFAULTS, "bc_epochs": 1.0, "copy_pretraining_steps": 2}
