@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import platform
 import subprocess
 import sys
 import time
@@ -54,8 +55,6 @@ def _cpu_times() -> tuple[int, int]:
 
 def cpu_model_name() -> str:
     """The processor's name (``model name`` in ``/proc/cpuinfo``), else what :mod:`platform` says, else ``"unknown"``."""
-    import platform
-
     try:
         with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as cpuinfo:
             for line in cpuinfo:
