@@ -68,9 +68,9 @@ def cpu_model_name() -> str:
 
 def cpu_bf16_hardware() -> dict[str, bool]:
     """Whether this CPU has AVX512-BF16 and AMX, the two ways torch multiplies bf16 matrices natively on a CPU."""
-    tests = {"avx512_bf16": "_is_avx512_bf16_supported", "amx": "_is_amx_tile_supported"}
-    return {name: bool(getattr(torch.cpu, test, None) is not None and getattr(torch.cpu, test)())
-            for name, test in tests.items()}
+    tests = {"avx512_bf16": getattr(torch.cpu, "_is_avx512_bf16_supported", None),
+             "amx": getattr(torch.cpu, "_is_amx_tile_supported", None)}
+    return {name: bool(test is not None and test()) for name, test in tests.items()}
 
 
 def cpu_description() -> dict[str, object]:
