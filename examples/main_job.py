@@ -108,6 +108,10 @@ def check_training_arguments(parser: argparse.ArgumentParser, args: argparse.Nam
         parser.error(f"--families: no family {', '.join(map(repr, unknown))} among the {len(known)} embedded ones "
                      f"(named site.family, e.g. {FINDINGS_FAMILIES[0]}; `webarena-gym tasks families` lists them)"
                      + (f"; close: {', '.join(near)}" if near else ""))
+    if outside := [name for name in args.grpo_skip_families if name not in args.families]:
+        parser.error(f"--grpo-skip-families: {', '.join(map(repr, outside))} is not among --families")
+    if set(args.families) <= set(args.grpo_skip_families):
+        parser.error("--grpo-skip-families leaves GRPO no family to draw from")
     try:
         grpo_micro_batch(args)
     except ValueError as exc:
@@ -153,6 +157,10 @@ def add_training_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--grpo-tasks", choices=["bc", "all"], default="bc",
                         help="train tasks GRPO draws from: the demonstrated ones, or every train task of the families "
                              "the oracle solves within --max-turns (a reward needs no demonstration)")
+    parser.add_argument("--grpo-skip-families", nargs="+", default=[], metavar="FAMILY",
+                        help="families of --families whose train tasks GRPO never draws; BC and the held-out "
+                             "evaluation keep them (e.g. the URL-scored shopping.search_keyword, whose reward pays "
+                             "for any answer on the right page)")
     parser.add_argument("--grpo-sampling", choices=TASK_SAMPLING, default="uniform",
                         help="how a GRPO step picks its tasks: uniformly, or a curriculum over families that favours "
                              "those whose rollout groups' rewards differ (trainers/curriculum.py); "
@@ -372,8 +380,11 @@ def select_tasks(families: list[str], max_turns: int, per_family: int = 0) -> tu
 
 
 def grpo_task_ids(args: argparse.Namespace, bc_ids: list[int], solvable: list) -> list[int]:
-    """The train tasks GRPO draws from: BC's (``--grpo-tasks bc``) or every solvable one (``all``)."""
-    return bc_ids if args.grpo_tasks == "bc" else [d.task_id for d in solvable]
+    """The train tasks GRPO draws from: BC's (``--grpo-tasks bc``) or every solvable one (``all``), less those of
+    ``--grpo-skip-families``."""
+    ids = bc_ids if args.grpo_tasks == "bc" else [d.task_id for d in solvable]
+    skipped = set(args.grpo_skip_families)
+    return [i for i in ids if family_of(i, "train").name not in skipped]
 
 
 def answer_na_results(split: str, task_ids: list[int], max_turns: int) -> list:

@@ -139,12 +139,30 @@ def test_a_base_that_can_copy_spells_train_entities_in_pieces_and_is_trained_to_
     (["--grpo-steps", "x"], "argument --grpo-steps: expected a whole number, got 'x'"),
     (["--seed", "-1"], "argument --seed: must be at least 0, got -1"),
     (["--families", "shopping.product_skus"], "`webarena-gym tasks families` lists them); close: shopping.product_rating, shopping.product_sku"),
+    (["--families", "map.zip_code", "--grpo-skip-families", "shopping.search_keyword"],
+     "--grpo-skip-families: 'shopping.search_keyword' is not among --families"),
+    (["--families", "map.zip_code", "--grpo-skip-families", "map.zip_code"],
+     "--grpo-skip-families leaves GRPO no family to draw from"),
 ])
 def test_options_that_cannot_work_are_usage_errors_before_anything_trains(argv, named, capsys):
     script = load_example("main_job")
     with pytest.raises(SystemExit) as exited:
         script.parse_args(argv)
     assert exited.value.code == 2 and named in capsys.readouterr().err
+
+
+def test_grpo_never_draws_a_skipped_family_but_bc_and_the_held_out_table_keep_it():
+    script = load_example("main_job")
+    skipped = "shopping.search_keyword"
+    plain, skipping = script.parse_args([]), script.parse_args(["--grpo-skip-families", skipped])
+    train_ids, test_ids, demos = script.select_tasks(skipping.families, skipping.max_turns, skipping.train_per_family)
+    assert any(family_of(i, "train").name == skipped for i in train_ids)  # BC still learns it
+    assert any(family_of(i, "test").name == skipped for i in test_ids)  # and it is still evaluated
+    for grpo_tasks in ("bc", "all"):
+        plain.grpo_tasks = skipping.grpo_tasks = grpo_tasks
+        every = script.grpo_task_ids(plain, train_ids, demos)
+        kept = script.grpo_task_ids(skipping, train_ids, demos)
+        assert kept == [i for i in every if family_of(i, "train").name != skipped] and len(kept) < len(every)
 
 
 def test_families_the_oracle_cannot_solve_within_the_limit_stop_the_run_before_any_model(tmp_path):
