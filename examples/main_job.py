@@ -176,6 +176,10 @@ def add_training_arguments(parser: argparse.ArgumentParser) -> None:
                         help="GRPO from BC also takes COEF x BC's loss on a batch of the demonstrations every step "
                              "(trainers/replay.py, as InstructGPT's PPO-ptx; not in WebAgent-R1), against unlearning "
                              "what BC taught; 0: pure GRPO. Never applied to GRPO from the untrained model")
+    parser.add_argument("--bc-replay-batch", type=whole(1), default=8, metavar="N",
+                        help="with --bc-replay: demonstration rows replayed with every GRPO micro-batch (each costs "
+                             "about one BC row's time: 8 with a micro-batch of 2 and 16 rollouts a step roughly "
+                             "doubles a SmolLM2 step)")
     parser.add_argument("--layout", default="trajectory", choices=LAYOUTS)
     parser.add_argument("--thinking", action="store_true", help="<think>...</think><answer>...</answer> format")
     parser.add_argument("--task-after-page", action="store_true",
@@ -338,6 +342,7 @@ def grpo_config(args: argparse.Namespace, output_dir: Path, train_ids: list[int]
         max_steps=args.grpo_steps, num_iterations=args.grpo_iterations, learning_rate=args.grpo_learning_rate,
         lr_scheduler_type=args.grpo_lr_scheduler, beta=args.beta, temperature=args.temperature,
         bc_replay_coef=args.bc_replay if from_bc else 0.0,
+        bc_replay_batch_size=args.bc_replay_batch,
         max_completion_length=args.max_new_tokens,
         seed=seed, task_sampling=args.grpo_sampling, curriculum_memory=args.curriculum_memory, lora_r=args.lora_r,
         bf16=True if args.bf16 else None, rollout_workers=2, **agent_settings(args), **{"save_strategy": "no", **extra},

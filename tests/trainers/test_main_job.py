@@ -40,13 +40,13 @@ def test_the_default_held_out_table_has_46_unseen_tasks_on_five_sites():
 def test_the_grpo_flags_reach_the_trainer_config(tmp_path):
     script = load_example("main_job")
     default = script.grpo_config(script.parse_args([]), tmp_path, list(range(4)), seed=0)
-    assert (default.lr_scheduler_type, default.curriculum_memory, default.task_sampling, default.bc_replay_coef) == (
-        "constant", 0.98, "uniform", 0.0)
+    assert (default.lr_scheduler_type, default.curriculum_memory, default.task_sampling, default.bc_replay_coef,
+            default.bc_replay_batch_size) == ("constant", 0.98, "uniform", 0.0, 8)
     args = script.parse_args(["--grpo-lr-scheduler", "cosine", "--curriculum-memory", "0.9",
-                              "--grpo-sampling", "learnable", "--bc-replay", "0.5"])
+                              "--grpo-sampling", "learnable", "--bc-replay", "0.5", "--bc-replay-batch", "2"])
     config = script.grpo_config(args, tmp_path, list(range(4)), seed=0)
-    assert (config.lr_scheduler_type, config.curriculum_memory, config.task_sampling, config.bc_replay_coef) == (
-        "cosine", 0.9, "learnable", 0.5)
+    assert (config.lr_scheduler_type, config.curriculum_memory, config.task_sampling, config.bc_replay_coef,
+            config.bc_replay_batch_size) == ("cosine", 0.9, "learnable", 0.5, 2)
     assert not config.task_after_page
     config = script.grpo_config(script.parse_args(["--task-after-page"]), tmp_path, list(range(4)), seed=0)
     assert config.task_after_page and config.context_kwargs()["task_after_page"]
