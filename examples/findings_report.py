@@ -52,10 +52,23 @@ def summarize(seeds: dict[str, Any], tasks: dict[str, Any] | None = None) -> dic
     }  # evaluations cached before the share was recorded have none
     for turns in next(iter(seeds.values()))["scaling"]:
         summary["scaling"][turns] = spread([s["scaling"][turns] for s in seeds.values()])
+    if along := along_training(seeds):
+        summary["along_training"] = along
     summary["targets"] = targets(summary["arms"])
     if tasks:
         summary["gains"] = gains(seeds, tasks)
     summary["seconds"] = round(sum(v or 0.0 for s in seeds.values() for v in s["timing_s"].values()), 1)
+    return summary
+
+
+def along_training(seeds: dict[str, Any]) -> dict[str, dict[str, dict[str, float]]]:
+    """Per GRPO arm, held-out greedy success by GRPO step (``--eval-every``): spread over seeds, at the steps
+    every seed evaluated (runs without it, and older files, have none)."""
+    curves = [s.get("along_training", {}) for s in seeds.values()]
+    summary = {}
+    for arm in (a for a in ARMS if all(a in c for c in curves)):
+        steps = sorted(set.intersection(*(set(c[arm]) for c in curves)), key=int)
+        summary[arm] = {step: spread([c[arm][step] for c in curves]) for step in steps}
     return summary
 
 
@@ -155,6 +168,11 @@ def format_report(findings: dict[str, Any]) -> str:
         lines.append("Test-time scaling, BC + GRPO policy, greedy: allowed interactions -> success %")
         lines.append("  " + "   ".join(f"{t}: {_cell(s).strip()}" for t, s in summary["scaling"].items()))
         lines.append("")
+    if summary.get("along_training"):
+        lines.append("Held-out greedy success along GRPO: step -> success %")
+        for arm, curve in summary["along_training"].items():
+            lines.append(f"  {LABELS[arm]}: " + "   ".join(f"{step}: {_cell(s).strip()}" for step, s in curve.items()))
+        lines.append("")
     if summary.get("gains"):
         lines.extend(_gain_lines(summary["gains"]))
         lines.append("")
@@ -183,7 +201,8 @@ def _gain_parts(name: str) -> tuple[str, str, str]:
 
 
 def plot_findings(findings: dict[str, Any], path: str | Path) -> Path:
-    """Success per arm with spread, the scaling curve, GRPO reward and BC loss per step, and the gains' intervals."""
+    """Success per arm with spread, the scaling curve, GRPO reward per step (with held-out success along GRPO,
+    where the run evaluated it), BC loss per step, and the gains' intervals."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -232,6 +251,10 @@ def plot_findings(findings: dict[str, Any], path: str | Path) -> Path:
                     steps, values = zip(*points, strict=True)
                     axis.plot(steps, values, color=f"C{ARMS.index(arm)}", alpha=0.8,
                               label=LABELS[arm] if index == 0 else None)
+            if curve := summary.get("along_training", {}).get(arm) if key == "rollout/reward" else None:
+                axis.errorbar([int(step) for step in curve], [s["mean"] for s in curve.values()],
+                              yerr=[s["std"] for s in curve.values()], color=f"C{ARMS.index(arm)}", linestyle="--",
+                              marker="o", capsize=3, label=f"{LABELS[arm]}: held-out greedy success")
         axis.set_xlabel("step")
         axis.set_title(title, fontsize=10)
         if axis.get_legend_handles_labels()[0]:  # an arm that did not run draws nothing

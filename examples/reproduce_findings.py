@@ -11,7 +11,8 @@ training, for evaluation):
 
 Each arm is evaluated on the held-out tasks greedily and sampled (temperature 1, several
 passes), with the share of its answers that are a bare N/A; the BC+GRPO policy is also evaluated
-with more allowed interactions (test-time scaling). Answering N/A at once, with no model, is the
+with more allowed interactions (test-time scaling), and with ``--eval-every N`` each GRPO arm every N of
+its steps as well (held-out success along training). Answering N/A at once, with no model, is the
 floor beside them. Everything is offline (unless ``--base-model`` names a hub id); on CUDA the same
 script trains in bf16 (``--model-size small`` builds a larger model there).
 
@@ -61,6 +62,7 @@ from typing import Any
 
 from tqdm.auto import tqdm
 from transformers import TrainerCallback, set_seed
+from transformers.trainer_utils import PREFIX_CHECKPOINT_DIR
 from transformers.utils import logging as transformers_logging
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -82,7 +84,7 @@ from main_job import (  # noqa: E402
 )
 
 from trainers.bc import train_bc  # noqa: E402
-from trainers.checkpoint import checkpoint_folders, checkpoints, latest_checkpoint  # noqa: E402
+from trainers.checkpoint import ROLLOUT_STATE_FILE, checkpoint_folders, checkpoints, latest_checkpoint  # noqa: E402
 from trainers.config import AgentArguments  # noqa: E402
 from trainers.cpu import cpu_description, set_cpu_threads  # noqa: E402
 from trainers.evaluation import evaluate_model  # noqa: E402
@@ -130,6 +132,10 @@ def parse_args(argv: list[str] | None = None, *, findings_defaults: bool = True)
     parser.add_argument("--grpo-save-every", type=whole(0), default=5, metavar="STEPS",
                         help="checkpoint GRPO every this many steps, so that a killed run goes on from there, as if "
                              "it had never stopped (0: a killed GRPO run starts over); a multiple of --grpo-iterations")
+    parser.add_argument("--eval-every", type=whole(0), default=0, metavar="STEPS",
+                        help="also evaluate each GRPO arm greedily on the held-out tasks every this many GRPO steps "
+                             "(held-out success along training; the weights are kept at GRPO's checkpoints, so a "
+                             "multiple of --grpo-save-every); 0: only at the end")
     parser.add_argument("--fresh", action="store_true", help="discard earlier results in --output")
     parser.add_argument("--no-progress", action="store_true", help="no progress bars")
     args = parser.parse_args(argv)
@@ -137,6 +143,9 @@ def parse_args(argv: list[str] | None = None, *, findings_defaults: bool = True)
     if args.grpo_save_every % args.grpo_iterations:
         parser.error(f"--grpo-save-every {args.grpo_save_every} is not a multiple of --grpo-iterations "
                      f"{args.grpo_iterations}: a checkpoint would fall between updates on one batch of rollouts")
+    if args.eval_every and (not args.grpo_save_every or args.eval_every % args.grpo_save_every):
+        parser.error(f"--eval-every {args.eval_every} is not a multiple of --grpo-save-every {args.grpo_save_every}: "
+                     f"the weights it evaluates are those kept at GRPO's checkpoints")
     for name in ("seeds", "scaling", "arms"):  # a seed twice would count one run twice in the spread
         values = getattr(args, name)
         if repeated := sorted({value for value in values if values.count(value) > 1}):
@@ -144,10 +153,10 @@ def parse_args(argv: list[str] | None = None, *, findings_defaults: bool = True)
     return resolve_base_model(parser, args, argv)
 
 
-# Arguments that change no finished piece: another seed is another folder, another scaling point or arm
-# another evaluation file, and the rest only change how the run is shown or scheduled.
+# Arguments that change no finished piece: another seed is another folder, another scaling point, arm or
+# evaluation step another evaluation file, and the rest only change how the run is shown or scheduled.
 RUN_ONLY_ARGUMENTS = frozenset({"output", "seeds", "scaling", "arms", "threads", "jobs", "fresh", "no_progress",
-                                "grpo_save_every"})
+                                "grpo_save_every", "eval_every"})
 SETTINGS_FILE = "settings.json"
 
 
@@ -226,14 +235,42 @@ def finished_seconds(done: Path) -> float | None:
         return None
 
 
+#: Where a GRPO piece keeps the weights of the steps ``--eval-every`` evaluates (``step-N``), until they are.
+STEP_WEIGHTS = "steps"
+#: What a checkpoint holds only for resuming training, left out of the weights kept for evaluation.
+TRAINING_STATE_PREFIXES = ("optimizer", "scheduler", "rng_state", "training_args", "trainer_state", ROLLOUT_STATE_FILE)
+
+
+def keep_weights(checkpoint: Path, folder: Path) -> None:
+    """Put what loads the policy of ``checkpoint`` (weights, config, tokenizer) into ``folder``, whole or not at all:
+    hard links where the file system has them (no bytes copied), else copies."""
+    if folder.exists():
+        return
+    partial = folder.with_name(f"{folder.name}.partial")
+    shutil.rmtree(partial, ignore_errors=True)  # a stop mid-copy
+    partial.mkdir(parents=True)
+    for path in checkpoint.iterdir():
+        if path.is_file() and not path.name.startswith((*TRAINING_STATE_PREFIXES, PieceCheckpoints.SECONDS_FILE)):
+            try:
+                os.link(path, partial / path.name)
+            except OSError:
+                shutil.copy2(path, partial / path.name)
+    partial.rename(folder)
+
+
 class PieceCheckpoints(TrainerCallback):
     """Beside each GRPO checkpoint, the seconds the piece has taken so far (a resumed piece's ``DONE`` counts
-    them all); once a checkpoint is whole, the ones before it are removed (each holds the optimizer too)."""
+    them all); once a checkpoint is whole, the ones before it are removed (each holds the optimizer too).
+
+    With ``keep_every``, the weights of every checkpoint at a multiple of that many steps (but the last, which
+    the finished piece holds) are first kept in ``STEP_WEIGHTS/step-N``, for :meth:`Experiment.along_training`.
+    """
 
     SECONDS_FILE = "piece_seconds.json"
 
-    def __init__(self, started: float):
+    def __init__(self, started: float, *, keep_every: int = 0):
         self.started = started
+        self.keep_every = keep_every
 
     @classmethod
     def seconds_at(cls, checkpoint: Path | None) -> float:
@@ -247,8 +284,16 @@ class PieceCheckpoints(TrainerCallback):
             whole_ones = checkpoints(args.output_dir)
             if whole_ones:
                 mark_finished(whole_ones[-1] / self.SECONDS_FILE, self.started)
+                step = state.global_step
+                if (self.keep_every and step % self.keep_every == 0 and step < state.max_steps
+                        and whole_ones[-1].name == f"{PREFIX_CHECKPOINT_DIR}-{step}"):
+                    keep_weights(whole_ones[-1], Path(args.output_dir) / STEP_WEIGHTS / f"step-{step}")
             for older in whole_ones[:-1]:
                 shutil.rmtree(older)
+
+
+#: The GRPO arms, and the arm each starts from (its success at step 0 of :meth:`Experiment.along_training`).
+GRPO_STARTS = {"grpo_zero": "untrained", "bc_grpo": "bc"}
 
 
 class Experiment:
@@ -352,7 +397,7 @@ class Experiment:
                           if self.args.grpo_save_every else {})
                 train_grpo(grpo_config(self.args, target, self.grpo_ids, seed, from_bc=from_bc,
                                        disable_tqdm=not self.progress, **saving), str(start),
-                           demonstrations=self.demos if from_bc else None, callbacks=[PieceCheckpoints(started)],
+                           demonstrations=self.demos if from_bc else None, callbacks=[PieceCheckpoints(started, keep_every=self.args.eval_every)],
                            resume_from_checkpoint=resumed)
             mark_finished(done, started)
             release_freed_memory()  # the dropped trainer's: not left held while the next piece runs
@@ -407,6 +452,7 @@ class Experiment:
         starts = {"untrained": None, **self.starts(root, start)}
         arms: dict[str, Any] = {}
         dynamics: dict[str, list[dict[str, Any]]] = {}
+        along_training: dict[str, dict[str, float]] = {}
         for arm in (a for a in ARMS if a in args.arms):
             model_dir = start
             if arm == "bc_grpo" and "bc" not in args.arms:  # its start, trained but not evaluated
@@ -416,13 +462,38 @@ class Experiment:
                 dynamics[arm], timing[f"train {arm}"] = self.train(*starts[arm], model_dir, seed)
             arms[arm] = self.evaluate(model_dir, arm, seed, max_turns=args.max_turns, sampled=True)
             timing[f"eval {arm}"] = arms[arm].get("seconds")
+            if args.eval_every and arm in GRPO_STARTS:
+                along_training[arm] = self.along_training(root, arm, seed, arms, timing)
         scaling = {}
         for turns in args.scaling if "bc_grpo" in arms else ():
             record = arms["bc_grpo"] if turns == args.max_turns else self.evaluate(
                 root / "bc_grpo", f"bc_grpo_turns{turns}", seed, max_turns=turns, sampled=False)
             scaling[str(turns)] = record["greedy"]["success"]
             timing[f"eval scaling {turns}"] = 0.0 if turns == args.max_turns else record.get("seconds")
-        return {"arms": arms, "scaling": scaling, "dynamics": dynamics, "timing_s": timing}
+        return {"arms": arms, "scaling": scaling, "dynamics": dynamics, "along_training": along_training,
+                "timing_s": timing}
+
+    def along_training(self, root: Path, arm: str, seed: int, arms: dict[str, Any],
+                       timing: dict[str, float | None]) -> dict[str, float]:
+        """Held-out greedy success of a GRPO arm by step: its start (step 0, where that arm was evaluated), the
+        weights kept every ``--eval-every`` steps, and the end. A step's weights go once its evaluation is on disk."""
+        args = self.args
+        curve = {"0": arms[GRPO_STARTS[arm]]["greedy"]["success"]} if GRPO_STARTS[arm] in arms else {}
+        kept = root / arm / STEP_WEIGHTS
+        for step in range(args.eval_every, args.grpo_steps, args.eval_every):
+            name, weights = f"{arm}_step{step}", kept / f"step-{step}"
+            if read_finished(root / f"eval_{name}.json") is None and not has_weights(weights):
+                logger.warning("%s: no weights kept at step %d (trained without --eval-every %d); not evaluated",
+                               root / arm, step, args.eval_every)
+                continue
+            record = self.evaluate(weights, name, seed, max_turns=args.max_turns, sampled=False)
+            curve[str(step)] = record["greedy"]["success"]
+            timing[f"eval {arm} step {step}"] = record.get("seconds")
+            shutil.rmtree(weights, ignore_errors=True)
+        if kept.is_dir() and not any(kept.iterdir()):
+            kept.rmdir()
+        curve[str(args.grpo_steps)] = arms[arm]["greedy"]["success"]
+        return curve
 
 
 def run_seed_processes(argv: list[str], args: argparse.Namespace, out: Path) -> None:

@@ -106,3 +106,20 @@ def test_runs_side_by_side_one_row_each_and_files_that_are_not_runs_named(tmp_pa
     # b: seed 0 alone, arms not run shown as '-': BC+GRPO's 3 summaries against BC's pair, +1/6.
     assert b.split()[1:7] == ["1", "-", "-", "33.3", "50.0", "+16.7"]
     assert skipped.startswith(f"skipped: {tmp_path / 'c.json'}: not a findings.json")
+
+
+def test_held_out_success_along_grpo_is_summarised_at_the_steps_every_seed_evaluated(tmp_path):
+    seeds = json.loads(json.dumps(SEEDS))
+    seeds["0"]["along_training"] = {"bc_grpo": {"0": 2 / 6, "10": 3 / 6, "20": 3 / 6}, "grpo_zero": {"10": 0.0}}
+    seeds["1"]["along_training"] = {"bc_grpo": {"0": 2 / 6, "20": 1 / 6, "30": 3 / 6}}  # step 10 not kept here
+    along = report.summarize(seeds, TASKS)["along_training"]
+    assert list(along) == ["bc_grpo"]  # R1-Zero's curve is on one seed only
+    assert list(along["bc_grpo"]) == ["0", "20"]  # steps sorted as numbers, only those both seeds have
+    assert along["bc_grpo"]["20"]["mean"] == pytest.approx(2 / 6) and along["bc_grpo"]["20"]["values"] == [0.5, 1 / 6]
+    assert "along_training" not in report.summarize(SEEDS, TASKS)  # runs without --eval-every, older files
+    findings = {"config": {}, "tasks": {**TASKS, "test_sites": ["map"]}, "seeds": seeds,
+                "summary": report.summarize(seeds, TASKS)}
+    lines = report.format_report(findings).splitlines()
+    at = lines.index("Held-out greedy success along GRPO: step -> success %")
+    assert lines[at + 1] == "  BC + GRPO (R1): 0: 33.3 ±  0.0 [33 33]   20: 33.3 ± 23.6 [50 17]"
+    assert report.plot_findings(findings, tmp_path / "along.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

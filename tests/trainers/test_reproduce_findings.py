@@ -173,14 +173,16 @@ def test_the_experiment_reports_every_arm_and_scaling_point_and_resumes(tmp_path
 
 def test_a_grpo_run_killed_after_a_checkpoint_goes_on_from_it_as_if_never_stopped(tmp_path, monkeypatch, caplog):
     """BC+GRPO for 4 steps, checkpointed every 2: killed right after its checkpoint at step 2 (an interrupt raised
-    as it is written), the same command goes on from there, and the run ends as the uninterrupted one does."""
+    as it is written), the same command goes on from there, and the run ends as the uninterrupted one does,
+    held-out success at step 2 (``--eval-every 2``, from the weights kept at that checkpoint) included."""
     from safetensors.torch import load_file
 
     script = load_example("reproduce_findings")
     argv = ["--families", *FAMILIES, "--train-per-family", "1", "--test-limit", "3", "--seeds", "0",
             "--bc-epochs", "1", "--grpo-steps", "4", "--grpo-save-every", "2", "--grpo-tasks-per-step", "1",
             "--num-generations", "2", "--sampled-passes", "0", "--scaling", "2", "--max-turns", "2",
-            "--copy-pretraining-steps", "2", "--bc-replay", "0.5", "--arms", "bc_grpo", "--no-progress"]
+            "--copy-pretraining-steps", "2", "--bc-replay", "0.5", "--arms", "bc_grpo", "--eval-every", "2",
+            "--no-progress"]
     whole = script.main([*argv, "--output", str(tmp_path / "whole")])
 
     saved = script.PieceCheckpoints.on_save
@@ -196,6 +198,10 @@ def test_a_grpo_run_killed_after_a_checkpoint_goes_on_from_it_as_if_never_stoppe
     monkeypatch.undo()
     piece = tmp_path / "killed" / "seed0" / "bc_grpo"
     assert not (piece / "DONE").exists() and [p.name for p in piece.glob("checkpoint-*")] == ["checkpoint-2"]
+    # What the step-2 evaluation loads is kept apart from the checkpoint, without its optimizer state.
+    kept = piece / "steps" / "step-2"
+    assert (kept / "model.safetensors").is_file() and (kept / "tokenizer.json").is_file()
+    assert not list(kept.glob("optimizer*")) and not list(kept.glob("rng_state*"))
     seconds_before = json.loads((piece / "checkpoint-2" / "piece_seconds.json").read_text())["seconds"]
 
     with caplog.at_level(logging.WARNING):
@@ -211,6 +217,18 @@ def test_a_grpo_run_killed_after_a_checkpoint_goes_on_from_it_as_if_never_stoppe
     for name, tensor in load_file(tmp_path / "whole" / "seed0" / "bc_grpo" / "model.safetensors").items():
         torch.testing.assert_close(weights[name], tensor, rtol=1e-4, atol=1e-6, msg=name)
     assert not list(piece.glob("checkpoint-*"))  # only for resuming: gone once the piece is done
+    # Held-out success along GRPO: step 2 from its kept weights (then removed), step 4 the arm's own evaluation.
+    for run, folder in ((whole, tmp_path / "whole"), (resumed, tmp_path / "killed")):
+        curve = run["seeds"]["0"]["along_training"]["bc_grpo"]
+        assert list(curve) == ["2", "4"] and curve["4"] == run["seeds"]["0"]["arms"]["bc_grpo"]["greedy"]["success"]
+        step_2 = json.loads((folder / "seed0" / "eval_bc_grpo_step2.json").read_text())
+        assert curve["2"] == step_2["greedy"]["success"] and step_2["max_turns"] == 2 and "sampled" not in step_2
+        episodes = read_run(folder / "seed0" / "trajectories_bc_grpo_step2_greedy.jsonl", strict=True).episodes
+        assert len(episodes) == 3 and sum(e.success for e in episodes) / 3 == curve["2"]
+        assert not (folder / "seed0" / "bc_grpo" / "steps").exists()
+        assert list(run["summary"]["along_training"]["bc_grpo"]) == ["2", "4"]
+    assert resumed["seeds"]["0"]["along_training"] == whole["seeds"]["0"]["along_training"]
+    assert "Held-out greedy success along GRPO" in script.format_report(resumed)
     assert resumed["seeds"]["0"]["timing_s"]["train bc_grpo"] >= seconds_before
 
 
@@ -311,6 +329,15 @@ def test_a_value_given_twice_is_a_usage_error(argv, named, capsys):
     with pytest.raises(SystemExit) as exited:
         load_example("reproduce_findings").parse_args(argv)
     assert exited.value.code == 2 and named in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv", [["--grpo-save-every", "2", "--eval-every", "3"],
+                                  ["--grpo-save-every", "0", "--eval-every", "2"]])
+def test_held_out_steps_that_fall_between_checkpoints_are_a_usage_error(argv, capsys):
+    with pytest.raises(SystemExit) as exited:
+        load_example("reproduce_findings").parse_args(argv)
+    assert exited.value.code == 2
+    assert f"--eval-every {argv[3]} is not a multiple of --grpo-save-every {argv[1]}" in capsys.readouterr().err
 
 
 def test_an_output_folder_that_cannot_be_made_is_one_line_from_the_command(tmp_path):
