@@ -395,9 +395,10 @@ class Experiment:
                     logger.warning("%s: going on from %s", target, resumed.name)
                 saving = ({"save_strategy": "steps", "save_steps": self.args.grpo_save_every}
                           if self.args.grpo_save_every else {})
+                callbacks = [PieceCheckpoints(started, keep_every=self.args.eval_every)]
                 train_grpo(grpo_config(self.args, target, self.grpo_ids, seed, from_bc=from_bc,
                                        disable_tqdm=not self.progress, **saving), str(start),
-                           demonstrations=self.demos if from_bc else None, callbacks=[PieceCheckpoints(started, keep_every=self.args.eval_every)],
+                           demonstrations=self.demos if from_bc else None, callbacks=callbacks,
                            resume_from_checkpoint=resumed)
             mark_finished(done, started)
             release_freed_memory()  # the dropped trainer's: not left held while the next piece runs
