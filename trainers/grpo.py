@@ -34,7 +34,9 @@ from typing import Any
 
 import torch
 from datasets import Dataset
-from transformers.trainer_utils import PREFIX_CHECKPOINT_DIR
+from transformers.trainer import TRAINER_STATE_NAME
+from transformers.trainer_callback import TrainerState
+from transformers.trainer_utils import PREFIX_CHECKPOINT_DIR, TrainOutput
 from trl import GRPOTrainer
 from trl.models.utils import disable_gradient_checkpointing
 from trl.trainer.utils import use_adapter
@@ -159,8 +161,28 @@ class MultiTurnGRPOTrainer(GRPOTrainer):
             if self._replay is not None:
                 self._replay.load_state_dict(state["replay"])
             resume_from_checkpoint = str(path)
+            if (finished := self._finish_at(path)) is not None:
+                return finished
         with labelled_positions_scored(not self.args.score_every_position):
             return super().train(resume_from_checkpoint=resume_from_checkpoint, **kwargs)
+
+    def _finish_at(self, path: Path) -> TrainOutput | None:
+        """With ``path`` at ``max_steps`` already (a run stopped after its last checkpoint): its weights, state and
+        curriculum loaded and nothing trained, where the Trainer's loop would train one more step. None when
+        steps are left; a checkpoint past ``max_steps`` is refused."""
+        state = TrainerState.load_from_json(str(path / TRAINER_STATE_NAME))
+        if self.args.max_steps <= 0 or state.global_step < self.args.max_steps:
+            return None
+        if state.global_step > self.args.max_steps:
+            raise ConfigurationError(f"{path} is at step {state.global_step}, past this run's max_steps="
+                                     f"{self.args.max_steps}: resume a checkpoint of a run with these settings.")
+        self._load_from_checkpoint(str(path))
+        state.max_steps = self.args.max_steps
+        self.state = state
+        self._get_train_sampler()  # the curriculum as the checkpoint left it (curriculum_table)
+        for event in (self.callback_handler.on_train_begin, self.callback_handler.on_train_end):
+            self.control = event(self.args, self.state, self.control)  # the metrics file and plot as at the end
+        return TrainOutput(state.global_step, float("nan"), {})  # no loss: nothing was trained in this call
 
     def _save_checkpoint(self, model: Any, trial: Any) -> None:
         super()._save_checkpoint(model, trial)

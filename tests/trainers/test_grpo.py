@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 import torch
+from safetensors.torch import load_file
 from transformers import TrainerCallback
 
 from trainers.checkpoint import latest_checkpoint
@@ -246,7 +247,7 @@ def test_a_run_resumed_from_its_checkpoint_goes_on_as_if_never_stopped(place_fam
     weights. With the curriculum, its draws and counts carry over; with replay, its draw order. The tied LM head
     loads with the embedding, without a warning of a missing key."""
     _tasks, demos = place_family
-    settings = dict(layout="trajectory", task_sampling=sampling, max_steps=4, save_strategy="steps", save_steps=2,
+    settings = dict(layout="trajectory", task_sampling=sampling, max_steps=4, save_strategy="steps", save_steps=1,
                     learning_rate=1e-2, beta=0.0, bc_replay_coef=0.5 if sampling == "learnable" else 0.0)
 
     def trainer(name, *callbacks):
@@ -276,6 +277,24 @@ def test_a_run_resumed_from_its_checkpoint_goes_on_as_if_never_stopped(place_fam
         torch.testing.assert_close(r, w, rtol=1e-4, atol=1e-6, msg=name)
     if sampling == "learnable":
         assert resumed.curriculum_table() == whole.curriculum_table()
+
+    # A run of 3 steps stopped after its last checkpoint: resuming there trains nothing more (the Trainer's loop
+    # would train a 4th step, 3 not being a whole number of epochs of 2 steps) and ends as the checkpoint left it;
+    # a checkpoint past a run's steps is not taken for its end.
+    last = tmp_path / "whole" / "checkpoint-3"
+
+    def run_of(steps, name):
+        return MultiTurnGRPOTrainer(str(bc_model_dir), grpo_config(tmp_path / name, **{**settings, "max_steps": steps}),
+                                    envs=shared_place_envs, demonstrations=demos)
+
+    finished = run_of(3, "finished")
+    assert finished.train(resume_from_checkpoint=last).global_step == 3
+    assert rollouts(tmp_path / "finished" / "metrics.jsonl") == rollouts(tmp_path / "whole" / "metrics.jsonl")[:3]
+    saved = load_file(last / "model.safetensors")
+    assert saved and all(torch.equal(finished.model.state_dict()[name], w) for name, w in saved.items())
+    assert (finished.curriculum_table() is None) == (sampling == "uniform")
+    with pytest.raises(ConfigurationError, match="at step 3, past this run's max_steps=2"):
+        run_of(2, "shorter").train(resume_from_checkpoint=last)
 
 
 def test_a_checkpoint_inside_a_batch_of_rollouts_or_of_another_run_is_refused(bc_model_dir, shared_place_envs,
