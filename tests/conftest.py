@@ -26,6 +26,16 @@ def pytest_configure(config):
 
 
 @pytest.fixture
+def messages_of(caplog):
+    """``messages_of(logger_name)`` -> what that logger wrote during the test.
+
+    ``caplog`` holds every logger's records: a test of one logger's words should not see what
+    another happens to log meanwhile (asyncio, collecting a task an earlier test left).
+    """
+    return lambda name: [record.getMessage() for record in caplog.records if record.name == name]
+
+
+@pytest.fixture
 def world():
     """A fresh world, closed after the test."""
     w = World()

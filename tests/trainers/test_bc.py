@@ -131,12 +131,14 @@ def test_training_keeps_the_models_attention_except_in_bf16_on_cuda_where_it_ask
     assert load_policy(str(tiny_model_dir), attn_implementation="eager")[0].config._attn_implementation == "eager"
 
 
-def test_more_bc_on_a_model_prompted_otherwise_is_warned_about(bc_model_dir, place_family, tmp_path, caplog):
+def test_more_bc_on_a_model_prompted_otherwise_is_warned_about(bc_model_dir, place_family, tmp_path, caplog,
+                                                              messages_of):
     from trainers.bc import train_bc
 
     _tasks, demos = place_family
     with caplog.at_level("WARNING", logger="trainers.agent_record"):
         train_bc(bc_config(tmp_path / "more", max_steps=1, thinking=True), str(bc_model_dir), demonstrations=demos)
-    assert caplog.messages == [f"{bc_model_dir} was trained with thinking=False and this run uses True, so its prompts "
-                               "differ from those it learnt (leave out --thinking to repeat them)."]
+    assert messages_of("trainers.agent_record") == [
+        f"{bc_model_dir} was trained with thinking=False and this run uses True, so its prompts "
+        "differ from those it learnt (leave out --thinking to repeat them)."]
     assert json.loads((tmp_path / "more" / "agent_settings.json").read_text())["thinking"] is True

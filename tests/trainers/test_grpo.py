@@ -214,15 +214,15 @@ def test_a_sampled_action_with_control_characters_does_not_stop_a_rollout(shared
 
 
 def test_a_start_model_prompted_otherwise_than_the_run_is_warned_about(bc_model_dir, shared_place_envs, tmp_path,
-                                                                        caplog):
+                                                                        caplog, messages_of):
     recorded = json.loads((bc_model_dir / "agent_settings.json").read_text())  # what train_bc saved
     with caplog.at_level("WARNING", logger="trainers.agent_record"):
         _trainer(bc_model_dir, shared_place_envs, tmp_path / "same")
-    assert caplog.messages == []
+    assert messages_of("trainers.agent_record") == []
     chars = recorded["max_observation_chars"]
     with caplog.at_level("WARNING", logger="trainers.agent_record"):
         _trainer(bc_model_dir, shared_place_envs, tmp_path / "other", max_observation_chars=chars + 1000, thinking=True)
-    assert caplog.messages == [
+    assert messages_of("trainers.agent_record") == [
         f"{bc_model_dir} was trained with max_observation_chars={chars} and this run uses {chars + 1000}, so its "
         f"prompts differ from those it learnt (pass --max_observation_chars {chars} to repeat them).",
         f"{bc_model_dir} was trained with thinking=False and this run uses True, so its prompts differ from those "
