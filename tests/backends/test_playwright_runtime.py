@@ -150,30 +150,17 @@ def test_a_route_stalled_by_a_closed_context_is_not_reported_as_an_error_but_oth
     """Playwright never ends the route dispatch of a request whose context closed while it was
     routed; collected later, asyncio logged it at ERROR in the middle of an unrelated test (CI)."""
     import gc
-    import threading
-    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
     from webarena_gym.backends.browser_loop import BrowserLoop
 
-    class Page(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:
-            self.send_response(200)
-            self.end_headers()
-            self.wfile.write(b"<p>page</p>")
+    from .real_markup_site import served
 
-        def log_message(self, *args) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Page)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    browser_loop = BrowserLoop()
-
-    async def close_a_context_while_a_request_is_routed() -> None:
+    async def close_a_context_while_a_request_is_routed(url: str) -> None:
         context = await browser_loop.browser.new_context()
         routed = asyncio.Event()
         await context.route("**/*", lambda route: routed.set())  # never continued: held in the route
         page = await context.new_page()
-        navigation = asyncio.ensure_future(page.goto(f"http://127.0.0.1:{server.server_port}/"))
+        navigation = asyncio.ensure_future(page.goto(url))
         await routed.wait()
         await context.unroute_all(behavior="ignoreErrors")
         await context.close()
@@ -185,14 +172,14 @@ def test_a_route_stalled_by_a_closed_context_is_not_reported_as_an_error_but_oth
 
         asyncio.get_running_loop().create_task(wait_forever(), name="lost")
 
+    browser_loop = BrowserLoop()
     try:
-        with caplog.at_level("DEBUG", logger="webarena_gym.backends.browser_loop"):
-            browser_loop.run(close_a_context_while_a_request_is_routed(), timeout=60)
+        with served() as url, caplog.at_level("DEBUG", logger="webarena_gym.backends.browser_loop"):
+            browser_loop.run(close_a_context_while_a_request_is_routed(url), timeout=60)
             browser_loop.run(lose_a_task(), timeout=30)
             gc.collect()
     finally:
         browser_loop.close()
-        server.shutdown()
     errors = [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
     assert len(errors) == 1 and "Task was destroyed" in errors[0] and "name='lost'" in errors[0]
     assert any("stalled Playwright route" in r.getMessage() and "_on_route" in r.getMessage()

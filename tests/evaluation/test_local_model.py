@@ -118,11 +118,12 @@ def test_a_local_model_evaluated_with_other_prompt_settings_than_it_was_trained_
               "--no-progress", "--threads", "1"]
     with caplog.at_level("WARNING", logger="trainers.agent_record"):
         assert main([*common, "--out", str(tmp_path / "other.jsonl"), "--max-observation-chars", "3000"]) == 0
-    assert [message.split(", so")[0].split(" was ")[1] for message in messages_of("trainers.agent_record")] == [
+    warnings = messages_of("trainers.agent_record")
+    assert [message.split(", so")[0].split(" was ")[1] for message in warnings] == [
         "trained with max_observation_chars=2000 and this run uses 3000",
         "trained with keep_last_observations=1 and this run uses 0"]
-    assert "(pass --max-observation-chars 2000 to repeat them)" in messages_of("trainers.agent_record")[0]
-    assert "(pass --keep-last 1 to repeat them)" in messages_of("trainers.agent_record")[1]
+    assert "(pass --max-observation-chars 2000 to repeat them)" in warnings[0]
+    assert "(pass --keep-last 1 to repeat them)" in warnings[1]
     caplog.clear()
     with caplog.at_level("WARNING", logger="trainers.agent_record"):
         assert main([*common, "--out", str(tmp_path / "same.jsonl"), "--max-observation-chars", "2000",

@@ -133,16 +133,13 @@ def _report_loop_error(loop: asyncio.AbstractEventLoop, context: dict[str, Any])
     ("Task was destroyed but it is pending!") at a random later moment. Nothing was lost,
     so it is logged at DEBUG; every other loop error is reported as asyncio does.
     """
-    task = context.get("task")
-    if context.get("message", "").startswith("Task was destroyed") and task is not None and _is_route_dispatch(task):
-        logger.debug("A stalled Playwright route of a closed page or context was collected: %r", task)
+    if context.get("message", "").startswith("Task was destroyed") and _is_route_dispatch(context.get("task")):
+        logger.debug("A stalled Playwright route of a closed page or context was collected: %r", context["task"])
         return
     loop.default_exception_handler(context)
 
 
-def _is_route_dispatch(task: asyncio.Future) -> bool:
-    coro = task.get_coro() if isinstance(task, asyncio.Task) else None
-    code = getattr(coro, "cr_code", None)
-    return (code is not None and code.co_name == "_on_route"
-            and Path(code.co_filename).parent.name == "_impl" and "playwright" in Path(code.co_filename).parts)
-
+def _is_route_dispatch(task: Any) -> bool:
+    """Whether ``task`` is Playwright's dispatch of a routed request (``BrowserContext._on_route`` or ``Page._on_route``)."""
+    code = getattr(task.get_coro(), "cr_code", None) if isinstance(task, asyncio.Task) else None
+    return code is not None and code.co_name == "_on_route" and Path(code.co_filename).parts[-3:-1] == ("playwright", "_impl")
