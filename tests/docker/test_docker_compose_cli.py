@@ -84,7 +84,8 @@ def test_compose_profiles_keep_optional_services_off_by_default(compose_config):
 
 
 def test_env_prints_the_exports_the_env_reads(capsys, tmp_path):
-    assert main(["env", "--host", "webarena.example", "--auth-dir", str(tmp_path)]) == 0
+    # --no-check: the exports of sites not started yet (tests/docker/test_sites_env.py checks the probing)
+    assert main(["env", "--host", "webarena.example", "--auth-dir", str(tmp_path), "--no-check"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert "export WA_SHOPPING=http://webarena.example:7770" in lines
     assert "export WA_SHOPPING_ADMIN=http://webarena.example:7780/admin" in lines

@@ -92,8 +92,12 @@ def build_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     rs = command("reset", _cmd_reset, "recreate the sites from their configured images")
     rs.add_argument("--timeout", type=number(0, above=True), default=None)
 
-    ev = command("env", _cmd_env, "print the WA_* exports the gym env reads")
+    ev = command("env", _cmd_env, "print the WA_* exports the gym env reads, for the sites that answer")
     ev.add_argument("--auth-dir", default=".auth", help="storage state folder to export as WA_AUTH_DIR")
+    ev.add_argument("--timeout", type=number(0, above=True), default=5.0,
+                    help="seconds a site has to answer its health URL (default 5)")
+    ev.add_argument("--no-check", action="store_true",
+                    help="export every site without asking whether it answers (sites not started yet)")
 
     dn = command("down", _cmd_down, "remove the sites' containers")
     dn.add_argument("--images", action="store_true", help="also remove the configured images")
@@ -232,7 +236,29 @@ def _cmd_reset(args: argparse.Namespace) -> int:
 
 @_guard
 def _cmd_env(args: argparse.Namespace) -> int:
-    for key, value in _deployment(args).exports(args.sites).items():
+    """Print the exports of the sites that answer their health URL; say on stderr which were left out and why."""
+    from .health import describe_status, is_healthy, probe_all
+
+    deployment = _deployment(args)
+    names = deployment.names(args.sites)
+    if not args.no_check:
+        health_urls = {name: deployment.base_url(name) + deployment.site(name).health_path for name in names}
+        answers = probe_all(health_urls, timeout=args.timeout)
+        left_out = [name for name in names if not is_healthy(answers[name])]
+        for name in left_out:
+            print(f"left out {deployment.site(name).env_var} ({name}): {health_urls[name]} "
+                  f"{describe_status(answers[name])}", file=sys.stderr)
+        if len(left_out) == len(names):
+            print(f"error: none of the sites {', '.join(names)} answers at {deployment.host}, so there is nothing "
+                  "to export. Start them with `webarena-gym sites up` (`webarena-gym sites status` shows what "
+                  "runs), pass the --host and --port they use, or --no-check to print the exports anyway.",
+                  file=sys.stderr)
+            return 1
+        if left_out:
+            print(f"note: the env runs only the tasks of the sites exported; `webarena-gym sites up "
+                  f"{' '.join(left_out)}` starts the others.", file=sys.stderr)
+        names = [name for name in names if name not in left_out]
+    for key, value in deployment.exports(names).items():
         print(f"export {key}={shlex.quote(value)}")
     print(f"export WA_AUTH_DIR={shlex.quote(str(Path(args.auth_dir).resolve()))}")
     return 0
