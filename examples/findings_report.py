@@ -3,9 +3,9 @@
 Run on its own, it reports a saved ``findings.json`` again (summary recomputed, gains' intervals
 included), without training or evaluating anything:
 
-    python examples/findings_report.py docs/findings.json           # the table, gains' intervals included
-    python examples/findings_report.py docs/findings.json --plot    # and docs/findings.png drawn again
-    python examples/findings_report.py docs/findings*.json --compare  # one row per run, side by side
+    python examples/findings_report.py docs/findings/findings.json           # the table, gains' intervals included
+    python examples/findings_report.py docs/findings/findings.json --plot    # and docs/findings/findings.png drawn again
+    python examples/findings_report.py docs/findings/findings*.json --compare  # one row per run, side by side
 """
 
 from __future__ import annotations
