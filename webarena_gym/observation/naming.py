@@ -18,7 +18,7 @@ from itertools import islice
 import lxml.etree
 import lxml.html
 
-from .visibility import class_names, is_hidden, is_screen_reader_only
+from .visibility import TAB_ITEM_CLASS, class_names, is_hidden, is_screen_reader_only
 
 CLICK_ROLES = frozenset("button link checkbox radio tab menuitem option switch combobox textbox searchbox treeitem".split())
 BUTTON_INPUT_TYPES = frozenset({"submit", "button", "reset", "image"})
@@ -104,8 +104,9 @@ def is_inert_link(el: lxml.html.HtmlElement) -> bool:
 
     A script claims it by an attribute of :data:`SCRIPTED_LINK_ATTRIBUTES`, by a ``js-`` class
     (the hooks GitLab's scripts bind to: the sidebar's ``js-sidebar-dropdown-toggle`` "Edit"), by
-    holding it as an item of a dropdown menu (GitLab's user and filter pickers), or by handling
-    clicks on the item around it (Magento's customer tabs: ``<li data-bind="click: activate"><a href="#">``).
+    holding it as an item of a dropdown menu (GitLab's user and filter pickers), by handling
+    clicks on the item around it (Magento's customer tabs: ``<li data-bind="click: activate"><a href="#">``),
+    or as the link of a tab of Magento's admin tabs widget (``<a href="#{tab}_content">`` in its item).
     Any other link to nowhere (``href="#"``) is there for a script that binds it by other means
     (OpenStreetMap's "Reverse Directions"), so it is a control."""
     if el.get("href") is None:
@@ -115,6 +116,8 @@ def is_inert_link(el: lxml.html.HtmlElement) -> bool:
     if not nowhere or any(el.get(name) is not None for name in SCRIPTED_LINK_ATTRIBUTES):
         return False
     handled = any(a.get("onclick") is not None or _binds_click(a) for a in islice(el.iterancestors(), 2))
+    parent = el.getparent()
+    handled = handled or (parent is not None and parent.tag == "li" and TAB_ITEM_CLASS in class_names(parent))
     if any(name.startswith("js-") for name in class_names(el)) or _in_dropdown_menu(el) or handled:
         return False
     return href not in _EMPTY_HREFS or el.get("tabindex") == "-1"

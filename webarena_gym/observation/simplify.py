@@ -20,7 +20,7 @@ from .naming import (
     title_of,
 )
 from .regions import collapsed_submenus, navigation_regions, region_tag
-from .visibility import FORM_CONTROLS, class_names, is_hidden, is_screen_reader_only
+from .visibility import FORM_CONTROLS, class_names, is_hidden, is_open_tab, is_screen_reader_only
 from .widgets import is_driven_by_widget, read_ui_select, select2_container_before, widget_stand_ins
 
 #: Kept as tags in the observation; everything else is unwrapped to its content.
@@ -52,9 +52,11 @@ SORT_CLASSES = {"_ascend": "ascending", "_descend": "descending"}
 #: Classes that mark the current tab or the chosen item itself (Postmill's tabs, GitLab's tab bars
 #: and the chosen item of its dropdowns) ...
 CURRENT_ITEM_CLASSES = frozenset({"tab--active", "menu-item--active", "gl-tab-nav-item-active", "is-active", "_active"})
-#: ... or mark the ``<li>`` around it (GitLab's dropdowns, Magento's tabs and menu), or an
-#: ``<li class="active">`` in a tab bar (GitLab's and Bootstrap's); Bootstrap's chosen ``dropdown-item`` is ``active``.
-CURRENT_LIST_ITEM_CLASSES = frozenset({"is-active", "_active"})
+#: ... or mark the ``<li>`` around it (GitLab's dropdowns, Magento's tabs and menu, jQuery UI's tabs that
+#: Magento's admin tabs widget is built on), or an ``<li class="active">`` in a tab bar (GitLab's and
+#: Bootstrap's); Bootstrap's chosen ``dropdown-item`` is ``active``. In raw HTML, the tab that Magento's
+#: tabs widget opens on load is chosen too (see :func:`.visibility.is_open_tab`).
+CURRENT_LIST_ITEM_CLASSES = frozenset({"is-active", "_active", "ui-tabs-active"})
 TAB_BAR_CLASSES = frozenset({"nav-links", "nav-tabs"})
 #: Roles that a native control shows too (``<button role="switch">``: its state means on or off).
 STATE_ROLES = frozenset({"switch", "checkbox", "radio", "tab", "option", "menuitemcheckbox", "menuitemradio"})
@@ -320,6 +322,8 @@ def _is_current_tab(el: lxml.html.HtmlElement) -> bool:
         return False
     if class_names(item) & CURRENT_LIST_ITEM_CLASSES:
         return True
+    if item.get(INDEX_ATTRIBUTE) is None and is_open_tab(item):
+        return True  # raw HTML: the tabs widget has not run
     bar = item.getparent()
     return bar is not None and "active" in class_names(item) and bool(class_names(bar) & TAB_BAR_CLASSES)
 
