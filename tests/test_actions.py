@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import warnings
 
 import pytest
@@ -124,3 +125,148 @@ def test_free_text_with_many_broken_calls_is_parsed_in_linear_time():
     assert parse_action(text).argument == "a) b"
     with pytest.raises(InvalidActionError):
         parse_action("do(a b) " * 50_000)
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ('do(action="Click", action="Type", element="3")', "do got action= twice"),
+        ('do(action="Click", element="3", element="4")', "do got element= twice"),
+        ('do(action="Type", element="3", argument="a", argument="b")', "do got argument= twice"),
+        ('exit(message="yes", message="no")', "exit got message= twice"),
+    ],
+)
+@pytest.mark.parametrize("strict", [False, True], ids=["lenient", "strict"])
+def test_a_keyword_given_twice_is_refused_not_the_last_one_taken(text, shown, strict):
+    with pytest.raises(InvalidActionError) as caught:
+        parse_action(text, strict=strict)
+    assert shown in str(caught.value) and "give each argument once, e.g. " in str(caught.value)
+
+
+SIDE_BY_SIDE = [
+    ('do(action="Click", element="1" "0")', 'element= is 2 string literals side by side'),
+    ('do(action="Click", element=("1"\n "0"))', 'e.g. element="10"'),
+    ('do(action="Type", element="3", argument="blue" \'shoes\')', 'e.g. argument="blueshoes"'),
+    ('do(action="Cl" "ick", element="1")', "action= is 2 string literals"),
+    ('exit(message="4" "2" "0")', 'message= is 3 string literals side by side'),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "fragment", "strict"),
+    [(*case, False) for case in SIDE_BY_SIDE]
+    + [(*case, True) for case in SIDE_BY_SIDE]
+    + [('exit("4" "2")', "message= is 2 string literals", False)],  # strict mode has no positional message
+)
+def test_string_literals_side_by_side_are_refused_not_joined(text, fragment, strict):
+    with pytest.raises(InvalidActionError) as caught:
+        parse_action(text, strict=strict)
+    assert fragment in str(caught.value) and "write one quoted string" in str(caught.value)
+
+
+def test_one_quoted_string_with_escaped_quotes_is_not_mistaken_for_two():
+    assert parse_action('exit(message="say \\"hi\\" \'there\'")').message == "say \"hi\" 'there'"
+    assert parse_action("exit(message='''a \"b\" c''')").message == 'a "b" c'
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("exit(message=123)", Action("exit", message="123")),
+        ("exit(message=1.5)", Action("exit", message="1.5")),
+        ("exit(message=0.10)", Action("exit", message="0.10")),  # as written, not float's 0.1
+        ("exit(message=1e3)", Action("exit", message="1e3")),
+        ("exit(message=-4)", Action("exit", message="-4")),
+        ('do(action="Click", element=12)', Action("Click", 12)),
+        ('do(action="Type", element="3", argument=2.50)', Action("Type", 3, "2.50")),
+        ('do(action="Select Dropdown Option", element=5, argument=10)', Action("Select Dropdown Option", 5, "10")),
+    ],
+)
+@pytest.mark.parametrize("strict", [False, True], ids=["lenient", "strict"])
+def test_an_unquoted_number_is_read_as_written_everywhere(text, expected, strict):
+    assert parse_action(text, strict=strict) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "exit(message=None)",
+        "exit(message=True)",
+        "exit(message=3j)",
+        "exit(message=[1])",
+        "exit(message=answer)",
+        'exit(message=b"42")',
+        'do(action="Click", element=None)',
+        'do(action="Type", element="3", argument=False)',
+        'do(action="Type", element="3", argument=("a", "b"))',
+    ],
+)
+def test_every_other_non_string_is_refused_with_the_quoted_form_to_write(text):
+    with pytest.raises(InvalidActionError) as caught:
+        parse_action(text)
+    assert "must be a quoted string" in str(caught.value) and '="...".' in str(caught.value)
+
+
+SEVERAL_CALLS = [
+    'do(action="Click", element="1") exit(message="done")',
+    'do(action="Click", element="1")\nexit(message="done")',
+    'do(action="Click", element="1"); exit(message="done")',
+    'do(action="Click", element="1"), exit(message="done")',
+    'do(action="Type", element="2", argument="x")\ndo(action="Press Enter")\ndo(action="Click", element="4")',
+]
+SEVERAL_CALLS_WRAPPED = [  # lenient mode unwraps these first (strict mode refuses any wrapping)
+    '[do(action="Click", element="1"), exit(message="done")]',
+    '<think>fill it in, then submit</think><answer>do(action="Click", element="1")\nexit(message="done")</answer>',
+    '```\ndo(action="Click", element="1")\nexit(message="done")\n```',
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "strict"),
+    [(text, False) for text in SEVERAL_CALLS + SEVERAL_CALLS_WRAPPED] + [(text, True) for text in SEVERAL_CALLS],
+)
+def test_a_text_of_several_calls_is_refused_one_action_per_step(text, strict):
+    with pytest.raises(InvalidActionError) as caught:
+        parse_action(text, strict=strict)
+    message = str(caught.value)
+    assert re.search(r"holds \d calls \('do\(", message) and "send one action per step" in message
+
+
+def test_prose_that_mentions_several_calls_still_gives_the_last_one():
+    text = 'I could do(action="Click", element="1"), but the answer is visible: exit(message="done")'
+    assert parse_action(text) == Action("exit", message="done")
+    text = '<think>do(action="Click", element="1") would open it</think><answer>exit(message="7")</answer>'
+    assert parse_action(text) == Action("exit", message="7")
+
+
+def test_a_call_nested_in_an_argument_is_not_extracted():
+    # the whole text is one malformed do(...): ending the episode with the nested exit's message would be a guess
+    with pytest.raises(InvalidActionError, match="element= must be a quoted string"):
+        parse_action('do(action="Click", element=exit(message="x"))')
+    assert parse_action('answer(do(action="Click", element="3"))') == Action("Click", 3)  # an unknown wrapper
+
+
+@pytest.mark.parametrize(
+    ("text", "fragment"),
+    [
+        ('do(action="Click", element="1234567890")', "at most 9 digits"),
+        ('do(action="Click", element=1234567890)', "at most 9 digits"),
+        ('do(action="Click", element="' + "9" * 5_000 + '")', "at most 9 digits"),
+        ('do(action="Click", element=' + "9" * 5_000 + ")", "at most 9 digits"),  # past Python's 4,300 digits
+        ('Sure: do(action="Click", element=' + "9" * 5_000 + ")", "at most 9 digits"),
+        ("exit(message=" + "9" * 5_000 + ")", "write it as a quoted string"),
+        ("exit(" + "9" * 5_000 + ")", "write it as a quoted string"),
+        ("exit(message=" + "9" * 101 + ")", "at most 100 are read as a number"),
+    ],
+)
+def test_over_long_numbers_are_refused_with_a_message_for_the_agent_not_for_python(text, fragment):
+    with pytest.raises(InvalidActionError) as caught:
+        parse_action(text)
+    message = str(caught.value)
+    assert fragment in message and "set_int_max_str_digits" not in message and len(message) < 400
+
+
+def test_the_longest_element_id_and_a_long_quoted_number_are_accepted():
+    assert parse_action('do(action="Click", element="999999999")').element == 999_999_999
+    assert parse_action('exit(message="' + "9" * 5_000 + '")').message == "9" * 5_000
+    assert parse_action("exit(message=" + "9" * 100 + ")").message == "9" * 100

@@ -8,6 +8,20 @@ Grammar (WebRL / WebAgent-R1)::
 
 Parsed with :mod:`ast`, never ``eval``; keyword order is free.
 
+Values are quoted strings. One rule covers every keyword (``action``, ``element``,
+``argument``, ``message``) and exit's positional message, in both modes: a number written
+without quotes (``element=12``, ``exit(message=3.50)``, ``-4``) is accepted and read as the
+text the agent wrote (``"3.50"``, never ``3.5``); any other non-string (``None``, ``True``, a
+list, a name, a call) is refused. Refused too, as agent mistakes with a message that says
+what to write instead: a keyword given twice; string literals side by side
+(``element="1" "0"``, which Python would join into ``"10"``); an element id of more than
+:data:`MAX_ELEMENT_DIGITS` digits and an unquoted number of more than
+:data:`MAX_NUMBER_CHARS` characters (judged on the text, before any conversion); and a text
+that is nothing but several calls (``do(...)`` then ``exit(...)``): one action per step.
+Lenient mode's extraction (the last ``<answer>``, else the last code fence, else the last
+call that parses among the last 20 in prose) still picks one call out of prose that mentions
+several; the env names the action it took in ``info["parsed_action"]``.
+
 >>> parse_action('do(element="3", action="Type", argument="blue shoes")')
 Action(name='Type', element=3, argument='blue shoes', message=None)
 >>> parse_action('<think>the total is shown</think><answer>exit(message="$5")</answer>').message
@@ -17,7 +31,9 @@ Action(name='Type', element=3, argument='blue shoes', message=None)
 from __future__ import annotations
 
 import ast
+import io
 import re
+import tokenize
 import warnings
 from dataclasses import dataclass
 
@@ -128,8 +144,10 @@ def describe_actions() -> str:
 
 #: The longest action text parsed (a 100,000-character answer fits many times over); longer is an agent mistake.
 MAX_ACTION_CHARS = 1_000_000
-#: The most digits an element id may have (a page numbers its elements from 0; no page has 10^12 of them).
-MAX_ELEMENT_DIGITS = 12
+#: The most digits an element id may have (a page numbers its elements from 0; no page has 10^9 of them).
+MAX_ELEMENT_DIGITS = 9
+#: The longest number accepted without quotes (Python's int cannot even read one of 4,301 digits).
+MAX_NUMBER_CHARS = 100
 #: How many ``do(``/``exit(`` calls in free text are tried, from the last one back.
 _MAX_CALLS_TRIED = 20
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
@@ -139,6 +157,9 @@ _ANSWER_TAG = re.compile(r"<answer>(.*?)(?:</answer>|$)", re.DOTALL | re.IGNOREC
 _CODE_FENCE = re.compile(r"```(?:[a-zA-Z]*)\n?(.*?)```", re.DOTALL)
 _CALL_START = re.compile(r"\b(do|exit)\s*\(")
 _SCANNED = re.compile(r"""[\\'"()\[\]{}\n]""")
+#: What may stand between the calls of a text that is nothing but calls.
+_BETWEEN_CALLS = re.compile(r"[\s;,()\[\]]*")
+_LONG_DIGIT_RUN = re.compile(r"\d(?:_?\d){" + str(min(MAX_ELEMENT_DIGITS, MAX_NUMBER_CHARS)) + ",}")
 
 
 def parse_action(text: str, *, strict: bool = False) -> Action:
@@ -146,8 +167,14 @@ def parse_action(text: str, *, strict: bool = False) -> Action:
 
     Strict mode accepts exactly one call and nothing else. The default lenient mode
     takes the action from the last ``<answer>...</answer>`` (the thinking format), else
-    the last code fence, else the last ``do(...)``/``exit(...)`` call in the text, and
-    accepts action names in any letter case and a positional exit message.
+    the last code fence; there, a text that is one ``do``/``exit`` call is judged as
+    written, a text made of several calls and nothing else is refused (one action per
+    step), and from prose the last of the last 20 ``do(...)``/``exit(...)`` calls that
+    parses is taken. Lenient mode also accepts action names in any letter case and a
+    positional exit message.
+
+    >>> parse_action('I see the box. do(action="Click", element="3") should open it.')
+    Action(name='Click', element=3, argument=None, message=None)
 
     Raises:
         InvalidActionError: with a message that says what was wrong and what is expected.
@@ -176,21 +203,31 @@ def _parse_text(text: str, *, strict: bool) -> Action:
     source = text.strip()
     if not source:
         raise InvalidActionError("Empty action. Expected e.g. " + ACTIONS[0].example() + ".")
-    if strict:
-        return _parse_call(_parse_expression(source), strict=True)
-    answers = _ANSWER_TAG.findall(source)
-    if answers:
-        source = answers[-1].strip()
-    fences = _CODE_FENCE.findall(source)
-    if fences:
-        source = fences[-1].strip()
+    if not strict:
+        answers = _ANSWER_TAG.findall(source)
+        if answers:
+            source = answers[-1].strip()
+        fences = _CODE_FENCE.findall(source)
+        if fences:
+            source = fences[-1].strip()
     try:
-        return _parse_call(_parse_expression(source), strict=False)
+        call = _parse_expression(source)
     except InvalidActionError as direct_error:
-        call = _last_call(source)
-        if call is None:
+        _refuse_several_calls(source)
+        if strict:
+            raise
+        found = _last_call(source)
+        if found is None:
             raise direct_error from None
-        return _parse_call(call, strict=False)
+        call, source = found
+    else:
+        # A whole text that is one do/exit call is judged as written: a call nested in its arguments
+        # (``do(action="Click", element=exit(message="x"))``) is a malformed action, never extracted.
+        if not strict and _function_name(call) not in ("do", "exit"):
+            found = _last_call(source)
+            if found is not None:
+                call, source = found
+    return _parse_call(call, source, strict=strict)
 
 
 def _parse_python(source: str) -> ast.expr:
@@ -209,6 +246,11 @@ def _parse_expression(source: str) -> ast.Call:
     try:
         node = _parse_python(source)
     except (SyntaxError, ValueError) as exc:  # Python < 3.12 raises ValueError on a NUL character
+        # An integer literal past Python's 4,300 digits fails to parse with advice for the interpreter's
+        # user (sys.set_int_max_str_digits); the agent is told what it wrote instead.
+        too_long = _long_number_error(source)
+        if too_long is not None:
+            raise too_long from None
         message = exc.msg if isinstance(exc, SyntaxError) else str(exc)
         raise InvalidActionError(
             f"Cannot parse action {preview(source)}: {message}. Expected e.g. {ACTIONS[0].example()}."
@@ -218,19 +260,51 @@ def _parse_expression(source: str) -> ast.Call:
     return node
 
 
-def _last_call(source: str) -> ast.Call | None:
-    """The last ``do(...)``/``exit(...)`` call that parses, in free text (among the last few)."""
+def _last_call(source: str) -> tuple[ast.Call, str] | None:
+    """The last ``do(...)``/``exit(...)`` call that parses in free text (among the last few), and its text."""
     for match in list(_CALL_START.finditer(source))[-_MAX_CALLS_TRIED:][::-1]:
         end = _closing_parenthesis(source, match.end())
         if end is None:
             continue
+        segment = source[match.start() : end + 1]
         try:
-            node = _parse_python(source[match.start() : end + 1])
+            node = _parse_python(segment)
         except (SyntaxError, ValueError):
             continue
         if isinstance(node, ast.Call):
-            return node
+            return node, segment
     return None
+
+
+def _calls_only(source: str) -> list[str]:
+    """The calls of a text made of nothing but two or more ``do(...)``/``exit(...)`` calls, else ``[]``.
+
+    >>> _calls_only('do(action="Click", element="1")\\nexit(message="done")')
+    ['do(action="Click", element="1")', 'exit(message="done")']
+    >>> _calls_only('I click do(action="Click", element="1")')
+    []
+    """
+    calls: list[str] = []
+    position = 0
+    while True:
+        position = _BETWEEN_CALLS.match(source, position).end()  # type: ignore[union-attr]  # matches ""
+        if position == len(source):
+            return calls if len(calls) > 1 else []
+        match = _CALL_START.match(source, position)
+        end = None if match is None else _closing_parenthesis(source, match.end())
+        if end is None:
+            return []
+        calls.append(source[position : end + 1])
+        position = end + 1
+
+
+def _refuse_several_calls(source: str) -> None:
+    calls = _calls_only(source)
+    if calls:
+        raise InvalidActionError(
+            f"The action text holds {len(calls):,} calls ({preview(calls[0], 60)} first, {preview(calls[-1], 60)} "
+            "last); send one action per step, then the next one once you see the page it leads to."
+        )
 
 
 def _closing_parenthesis(source: str, start: int) -> int | None:
@@ -262,33 +336,45 @@ def _closing_parenthesis(source: str, start: int) -> int | None:
     return None
 
 
-def _parse_call(call: ast.Call, *, strict: bool) -> Action:
-    func = call.func.id if isinstance(call.func, ast.Name) else None
+def _function_name(call: ast.Call) -> str | None:
+    return call.func.id if isinstance(call.func, ast.Name) else None
+
+
+def _parse_call(call: ast.Call, source: str, *, strict: bool) -> Action:
+    """The action ``call`` (a tree parsed from ``source``) stands for."""
+    func = _function_name(call)
     if func not in ("do", "exit"):
         shown = preview(ast.unparse(call.func))
         raise InvalidActionError(f"Unknown function {shown}: actions are do(action=..., ...) or exit(message=...).")
-    kwargs: dict[str, object] = {}
+    example = ACTIONS_BY_NAME["exit"].example() if func == "exit" else ACTIONS[0].example()
+    given: set[str] = set()
     for keyword in call.keywords:
         if keyword.arg is None:
             raise InvalidActionError("Actions take plain keyword arguments, not **kwargs.")
-        kwargs[keyword.arg] = _literal(keyword.value, keyword.arg)
+        if keyword.arg in given:
+            raise InvalidActionError(
+                f"{func} got {keyword.arg}= twice, so it is unclear which one is meant; "
+                f"give each argument once, e.g. {example}."
+            )
+        given.add(keyword.arg)
     if func == "exit":
-        if call.args and not strict and "message" not in kwargs and len(call.args) == 1:
-            kwargs["message"] = _literal(call.args[0], "message")
-        elif call.args:
-            raise InvalidActionError('exit takes its answer as a keyword: exit(message="...").')
-        unknown = set(kwargs) - {"message"}
+        unknown = given - {"message"}
         if unknown:
-            raise InvalidActionError(f"exit got unknown argument(s) {_names(unknown)}; use exit(message=\"...\").")
-        message = kwargs.get("message", "")
-        return Action("exit", message="" if message is None else str(message))
+            raise InvalidActionError(f"exit got unknown argument(s) {_names(unknown)}; use {example}.")
+        kwargs = {keyword.arg: _value(keyword.value, "message", source) for keyword in call.keywords}
+        if call.args and not strict and not kwargs and len(call.args) == 1:
+            kwargs["message"] = _value(call.args[0], "message", source)
+        elif call.args:
+            raise InvalidActionError(f"exit takes its answer as a keyword: {example}.")
+        return Action("exit", message=kwargs.get("message", ""))
     if call.args:
-        raise InvalidActionError('do takes keyword arguments only: do(action="Click", element="12").')
-    unknown = set(kwargs) - {"action", "element", "argument"}
+        raise InvalidActionError(f"do takes keyword arguments only: {example}.")
+    unknown = given - {"action", "element", "argument"}
     if unknown:
         raise InvalidActionError(f"do got unknown argument(s) {_names(unknown)}; allowed: action, element, argument.")
+    kwargs = {str(keyword.arg): _value(keyword.value, str(keyword.arg), source) for keyword in call.keywords}
     name = kwargs.get("action")
-    if not isinstance(name, str):
+    if name is None:
         raise InvalidActionError('do needs action="..." naming one of: ' + _action_names() + ".")
     spec = ACTIONS_BY_NAME.get(name) if strict else _BY_LOWER.get(name.strip().lower())
     if spec is None or spec.name == "exit":
@@ -298,7 +384,6 @@ def _parse_call(call: ast.Call, *, strict: bool) -> Action:
     if spec.argument:
         if argument is None:
             raise InvalidActionError(f'{spec.name} needs argument="..."; e.g. {spec.example()}.')
-        argument = str(argument)
         untypeable = _UNTYPEABLE.search(argument)
         if untypeable:
             raise InvalidActionError(
@@ -314,26 +399,97 @@ def _parse_call(call: ast.Call, *, strict: bool) -> Action:
     return Action(spec.name, element if spec.element else None, argument)
 
 
-def _element(value: object, spec: ActionSpec) -> int | None:
+def _element(value: str | None, spec: ActionSpec) -> int | None:
     if value is None:
         if spec.element:
             raise InvalidActionError(f'{spec.name} needs element="<id>"; e.g. {spec.example()}.')
         return None
-    text = value.strip() if isinstance(value, str) else str(value)
-    # ASCII digits only ("²" is a digit to str.isdigit but not to int), and few enough to be an id of a page.
-    if not (text.isascii() and text.isdigit()) or len(text) > MAX_ELEMENT_DIGITS:
-        raise InvalidActionError(f"element must be an element id (a number from the page), got {preview(text)}.")
+    text = value.strip()
+    # ASCII digits only ("²" is a digit to str.isdigit but not to int), and few enough to be an id of a page:
+    # the length is judged before int() ever sees the text.
+    if len(text) > MAX_ELEMENT_DIGITS:
+        raise _element_error(text)
+    if not (text.isascii() and text.isdigit()):
+        raise InvalidActionError(
+            f'element must be an element id (a number from the page), got {preview(text)}; e.g. element="12".'
+        )
     return int(text)
 
 
-def _literal(node: ast.expr, name: str) -> object:
+def _element_error(text: str) -> InvalidActionError:
+    return InvalidActionError(
+        f"element must be an element id (a number from the page, at most {MAX_ELEMENT_DIGITS} digits), "
+        f"got {preview(text, 40)} ({len(text):,} characters); use an id shown on the page, e.g. element=\"12\"."
+    )
+
+
+def _value(node: ast.expr, name: str, source: str) -> str:
+    """The text of one argument: a quoted string, or a number as the agent wrote it (see the module docstring)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        _refuse_adjacent_literals(node, name, source)
+        return node.value
+    sign = ""
+    number = node
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.UAdd, ast.USub)):
+        sign, number = ("-" if isinstance(node.op, ast.USub) else "+"), node.operand
+    if isinstance(number, ast.Constant) and type(number.value) in (int, float):
+        text = sign + (ast.get_source_segment(source, number) or repr(number.value))
+        too_long = _number_error(name, text)
+        if too_long is not None:
+            raise too_long
+        return text
+    shown = ast.get_source_segment(source, node) or ast.unparse(node)
+    raise InvalidActionError(f'{name}= must be a quoted string, got {preview(shown)}; e.g. {name}="...".')
+
+
+def _refuse_adjacent_literals(node: ast.Constant, name: str, source: str) -> None:
+    """Refuse ``"1" "0"``: Python joins string literals written side by side, which the agent may not mean."""
+    segment = ast.get_source_segment(source, node) or ""
+    strings = 0
     try:
-        value = ast.literal_eval(node)
-    except (ValueError, SyntaxError):
-        raise InvalidActionError(f"{name}= must be a quoted string, got {preview(ast.unparse(node))}.") from None
-    if not isinstance(value, (str, int)) or isinstance(value, bool):
-        raise InvalidActionError(f"{name}= must be a quoted string, got {preview(repr(value))}.")
-    return value
+        for token in tokenize.generate_tokens(io.StringIO(segment).readline):
+            strings += token.type == tokenize.STRING
+    except (tokenize.TokenError, SyntaxError):
+        return
+    if strings > 1:
+        joined = str(node.value)
+        example = _quote(joined) if len(joined) <= 40 else '"..."'
+        raise InvalidActionError(
+            f"{name}= is {strings} string literals side by side ({preview(segment, 60)}), which would be read "
+            f"joined as {preview(joined, 40)}; write one quoted string, e.g. {name}={example}."
+        )
+
+
+def _number_error(name: str | None, text: str) -> InvalidActionError | None:
+    """The error for an unquoted number too long to be read as ``name``'s value, if it is."""
+    if name == "element" and len(text) > MAX_ELEMENT_DIGITS:
+        return _element_error(text)
+    if len(text) > MAX_NUMBER_CHARS:
+        return InvalidActionError(
+            f"{name or 'an argument'}= is a number of {len(text):,} characters without quotes; at most "
+            f"{MAX_NUMBER_CHARS} are read as a number: write it as a quoted string, e.g. {name or 'message'}=\"...\"."
+        )
+    return None
+
+
+def _long_number_error(source: str) -> InvalidActionError | None:
+    """The error for the first unquoted number in ``source`` too long to read, if any (judged on its tokens)."""
+    if not _LONG_DIGIT_RUN.search(source):
+        return None
+    previous: list[tokenize.TokenInfo] = []
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(source).readline):
+            if token.type == tokenize.NUMBER:
+                before = tuple(t.string for t in previous)
+                name = before[0] if before[1:] == ("=",) else "message" if before == ("exit", "(") else None
+                error = _number_error(name, token.string)
+                if error is not None:
+                    return error
+            if token.type not in (tokenize.NL, tokenize.NEWLINE, tokenize.COMMENT):
+                previous = [*previous[-1:], token]
+    except (tokenize.TokenError, SyntaxError):
+        pass
+    return None
 
 
 def _action_names() -> str:
