@@ -295,3 +295,65 @@ def test_hostile_html_gives_an_observation_in_bounded_time(well_formed):
         page = simplify_html(html, well_formed=well_formed)
         assert isinstance(page.text, str)
     assert "lone surrogate" in simplify_html(controls, well_formed=well_formed).text
+
+
+@pytest.mark.parametrize(("classes", "shown"), [
+    ("d-none d-md-inline-block", True),  # GitLab's Author and role badges: from md up
+    ("gl-display-none gl-sm-display-block", True),  # GitLab's "Closed" status text: from sm up
+    ("d-none d-sm-inline-block d-lg-none", False),  # a tablet-only copy
+    ("d-block d-sm-none", False),  # a phone-only copy
+    ("gl-display-block gl-sm-display-none!", False),  # GitLab's mobile issue actions
+    ("d-none d-xl-flex", True),  # 1200px: within a desktop screen
+    ("d-none d-xxl-block", False),  # 1400px: wider than it
+    ("d-none gl-sm-display-block", False),  # Bootstrap's !important none beats GitLab's plain block
+    ("d-print-none", True),  # for printing only
+    ("d-none", False), ("gl-display-none", False), ("top-nav-responsive", False), ("toggle-mobile-nav", False),
+])
+def test_responsive_classes_are_read_at_a_desktop_width(classes, shown):
+    text = simplify_html(f'<body><p>Always</p><p class="{classes}">Sometimes</p></body>').text
+    assert ("Sometimes" in text) is shown and "Always" in text
+
+
+def magento_tabs(active_option: str, *, reveal_second: bool = True, content_style: str = "") -> str:
+    """Magento 2.4's admin tabs markup for two tabs, as the server writes it."""
+    items = []
+    for number, (tab, label, content) in enumerate([("t_info", "Information", "Order Status Pending"),
+                                                    ("t_history", "Comments History", "Left the warehouse")]):
+        reveal = (f"<script>require(['jquery'], function($){{ $('li.admin__page-nav-item#{tab}')"
+                  ".removeClass('no-display'); }})</script>") if number == 0 or reveal_second else ""
+        items.append(f'<li class="admin__page-nav-item no-display" id="{tab}"><a href="#{tab}_content" id="{tab}" '
+                     f'class="admin__page-nav-link tab-item-link"><span>{label}</span></a>'
+                     f'<div id="{tab}_content"{content_style}><p>{content}</p></div>'
+                     f"<script>document.getElementById('{tab}_content').style.display = 'none';</script></li>{reveal}")
+    return (f'<body><div class="admin__page-nav" data-role="container" id="t"><ul class="tabs admin__page-nav-items">'
+            f'{"".join(items)}</ul></div><script>require(["jquery", "mage/backend/tabs"], function($){{ $(function() {{'
+            f'$("#t").tabs({{{active_option}destination: "#main"}}); }}); }});</script></body>')
+
+
+def test_magento_admin_tabs_show_what_their_script_opens_on_load():
+    first = simplify_html(magento_tabs("active: 't_info', "))
+    assert "Order Status Pending" in first.text and "Left the warehouse" not in first.text
+    links = {e.text: e for e in first.elements}
+    assert set(links) == {"Information", "Comments History"}  # the tab links are controls, though href="#..."
+    assert "selected" in links["Information"].attributes and "selected" not in links["Comments History"].attributes
+    second = simplify_html(magento_tabs("active: 't_history', "))
+    assert "Left the warehouse" in second.text and "Order Status Pending" not in second.text
+    assert "selected" in second.elements[1].attributes
+    no_option = simplify_html(magento_tabs(""))  # the widget opens the first tab
+    assert "Order Status Pending" in no_option.text and "Left the warehouse" not in no_option.text
+    older = simplify_html(magento_tabs("", content_style=' style="display:none"'))  # Magento 2.2 hid every panel inline
+    assert "Order Status Pending" in older.text and "Left the warehouse" not in older.text
+    unrevealed = simplify_html(magento_tabs("active: 't_info', ", reveal_second=False))  # a tab the page keeps hidden
+    assert "Comments History" not in unrevealed.text and "Information" in unrevealed.text
+
+
+def test_new_real_markup_pages_show_what_a_desktop_browser_shows():
+    order = real_page("magento_admin_order")  # before: the whole order was inside no-display
+    assert "<tr><th>Order Status</th><td>Processing</td></tr>" in order.text
+    assert "Grand Total" in order.text and "Driftwood Canvas Tote" in order.text
+    assert [e.label for e in order.elements if e.tag in ("select", "textarea", "button")][-3:] == [
+        "Status", "Comment", "Submit Comment"]
+    issue = real_page("gitlab_issue")
+    assert issue.text.index("Closed") < issue.text.index("<h1>")
+    assert "Author Maintainer" in issue.text and "Developer" in issue.text and "@dpatel" in issue.text
+    assert "Issue actions" not in issue.text and "Your projects" not in issue.text and "Toggle navigation" not in issue.text
