@@ -1,5 +1,6 @@
 """Both backends on pages with the real WebArena sites' markup (select2, ui-select, rating
-radios, icon-only buttons, vote buttons, big menus, CSS-hidden content).
+radios, icon-only buttons, vote buttons, big menus, CSS-hidden content, responsive classes,
+content a page's script opens on load).
 
 The pages (tests/fixtures/real_markup/) reproduce patterns of the real Postmill, Magento
 and GitLab pages; a small real site serves them in-process to the direct backend and over
@@ -17,6 +18,7 @@ from webarena_gym.backends.base import check_action
 from webarena_gym.backends.direct import DirectBackend
 from webarena_gym.errors import InvalidActionError
 from webarena_gym.observation import DRIVEN_BY_WIDGET, UI_SELECT, PageObservation
+from webarena_gym.observation.visibility import DESKTOP_WIDTH
 from webarena_gym.sites.world import World
 
 from .real_markup_site import fixture_app, served
@@ -253,6 +255,40 @@ def test_validation_messages_and_closed_menus_are_hidden(browser):
     page = browser.open("gitlab_new_issue")
     assert "This field is required." not in page.text
     assert "New group" not in page.text and "Sign out" not in page.text  # dropdown menus are closed
+
+
+def test_an_admin_order_shows_the_tab_its_tabs_widget_opens_on_load(browser):
+    page = browser.open("magento_admin_order")  # raw HTML: every tab of the order is in no-display
+    assert "<tr><th>Order Status</th><td>Processing</td></tr>" in page.text
+    assert "Driftwood Canvas Tote" in page.text and re.search(r"<td>Grand Total</td> ?<td>\$77\.50</td>", page.text)
+    assert browser.find("Comment").tag == "textarea" and browser.find("Submit Comment").tag == "button"
+    tabs = [browser.find(name, tag="a") for name in ("Order Information", "Order Invoices", "Order History")]
+    assert ["selected" in tab.attributes for tab in tabs] == [True, False, False]
+    assert "Northwind Freight" not in page.text and "000000093" not in page.text  # the closed tabs' content
+    assert "Transactions" not in page.text and "7F3K2" not in page.text  # a tab the page keeps hidden
+
+
+def test_an_issue_reads_as_on_a_desktop_screen(browser):
+    page = browser.open("gitlab_issue")
+    assert page.text.index("Closed") < page.text.index("<h1>Crash when the config file is empty</h1>")
+    assert "Author Maintainer" in page.text and "Developer" in page.text and "@mkowalski" in page.text
+    assert {browser.find(name).tag for name in ("Reopen issue", "New issue", "hamburger", "Help")} == {"a"}
+    assert browser.find("Search GitLab").tag == "input"
+    for mobile_only in ("Issue actions", "Toggle navigation", "Your projects", "Open sidebar"):
+        assert mobile_only not in page.text
+    assert not any(e.label == "Search" for e in page.elements)  # the tablet-only search link
+
+
+@pytest.mark.browser
+def test_chromium_shows_at_the_width_the_raw_rules_assume_and_opens_another_order_tab(chromium):
+    chromium.open("gitlab_issue")
+    width = chromium.backend.evaluation_page().evaluate_locator("String(window.innerWidth)")
+    assert int(width) >= DESKTOP_WIDTH
+    chromium.open("magento_admin_order")
+    page = chromium.act(f'do(action="Click", element="{chromium.find("Order History").id}")')
+    assert "Parcel left the warehouse with Northwind Freight." in page.text and "Order Status" not in page.text
+    assert "selected" in chromium.find("Order History").attributes
+    assert "selected" not in chromium.find("Order Information").attributes
 
 
 @pytest.fixture
