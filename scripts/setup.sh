@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Idempotent set-up into .venv: pinned Python dependencies (torch==2.13.0 in the same
-# resolve, so a CPU machine gets no CUDA wheels), the official WebArena task data, and a
-# Chromium for Playwright. Safe to run again: it skips what is already done.
+# Idempotent set-up into .venv: the tested versions of the Python dependencies (setup.cfg's
+# ranges, held to the exact versions of constraints.txt; torch==2.13.0 in the same resolve, so a
+# CPU machine gets no CUDA wheels), the official WebArena task data, and a Chromium for
+# Playwright. Safe to run again: it skips what is already done (and redoes it when setup.cfg,
+# pyproject.toml, constraints.txt or this script change).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,13 +15,15 @@ fi
 
 stamp=.venv/.setup-stamp
 # (hashed with Python: macOS and BSDs have no sha256sum)
-wanted=$(cat setup.cfg pyproject.toml scripts/setup.sh \
+wanted=$(cat setup.cfg pyproject.toml constraints.txt scripts/setup.sh \
   | .venv/bin/python -c 'import hashlib, sys; print(hashlib.sha256(sys.stdin.buffer.read()).hexdigest()[:16])')
 if [ "$(cat "$stamp" 2>/dev/null || true)" != "$wanted" ]; then
   echo "[setup] installing Python dependencies (first run takes a few minutes)"
   .venv/bin/python -m pip install -q --upgrade pip
-  .venv/bin/python -m pip install -q "torch==2.13.0" -e ".[train,dev,docker,trl,openenv,skyrl,openai]"
-  # The official task files ship in these packages; their own dependencies are not needed.
+  .venv/bin/python -m pip install -q -c constraints.txt "torch==2.13.0" \
+    -e ".[train,dev,docs,docker,trl,openenv,skyrl,openai]"
+  # The official task files ship in these packages. Without their dependencies: those pin old
+  # versions (playwright 1.44, lxml 5, transformers 4) that would replace the ones above.
   .venv/bin/python -m pip install -q --no-deps "browsergym-webarenalite==0.14.3" "libwebarena==0.0.5"
   echo "$wanted" > "$stamp"
 fi

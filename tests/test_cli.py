@@ -94,3 +94,61 @@ def test_serve_env_refuses_bad_settings_and_taken_ports_before_it_announces_itse
     assert out == "" and "Address already in use" in err and "Pass a free port (CLI: --port)" in err
     assert main(["serve-env", "--port", "70000"]) == 1
     assert "a port is a number in 0..65535, not 70000" in capsys.readouterr().err
+
+
+def _commands(parser, path=("webarena-gym",)):
+    """Every parser of the command tree with its command path: the top one, each command, each sub-command."""
+    import argparse
+
+    yield path, parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, command in action.choices.items():
+                yield from _commands(command, (*path, name))
+
+
+def test_every_option_of_every_command_has_help_that_states_its_default():
+    import argparse
+
+    from webarena_gym.cli import build_parser
+
+    checked, missing = 0, []
+    for path, parser in _commands(build_parser()):
+        formatter = parser._get_formatter()
+        for action in parser._actions:
+            if isinstance(action, (argparse._HelpAction, argparse._VersionAction, argparse._SubParsersAction)):
+                continue
+            checked += 1
+            text = formatter._expand_help(action) if action.help else ""
+            takes_value = bool(action.option_strings) and action.nargs != 0 and not action.required
+            if not text or (takes_value and "default" not in text):
+                missing.append(f"{' '.join(path)} {'/'.join(action.option_strings) or action.dest}: {text!r}")
+    assert checked > 100 and missing == []
+
+
+def test_eval_and_baseline_say_their_step_limit_is_not_the_envs(capsys):
+    for command in ("eval", "baseline"):
+        with pytest.raises(SystemExit) as exit_info:
+            main([command, "--help"])
+        assert exit_info.value.code == 0
+        out = " ".join(capsys.readouterr().out.split())  # argparse wraps lines
+        assert "(default: 30, the evaluation budget; the env's default is 15, the training budget)" in out
+    with pytest.raises(SystemExit):
+        main(["eval", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "--temperature TEMPERATURE sampling temperature (0: greedy decoding) (default: 0.0)" in out
+    assert "--episodes-in-flight EPISODES_IN_FLIGHT episodes played at once (default: 8)" in out
+
+
+def test_verbose_is_accepted_after_the_command_too_and_both_commands_take_o_for_out():
+    from webarena_gym.cli import build_parser
+
+    parser = build_parser()
+    assert parser.parse_args(["tasks", "list", "-v"]).verbose is True  # was: unrecognized arguments: -v
+    assert parser.parse_args(["-v", "tasks", "list"]).verbose is True
+    assert parser.parse_args(["--verbose", "report", "r.jsonl", "--verbose"]).verbose is True
+    assert parser.parse_args(["tasks", "list"]).verbose is False
+    assert parser.parse_args(["sites", "status", "-v"]).verbose is True
+    assert parser.parse_args(["eval", "--model", "m", "-o", "run.jsonl"]).out == "run.jsonl"  # was: --out only
+    assert parser.parse_args(["report", "r.jsonl", "--out", "r.html"]).out == "r.html"
+

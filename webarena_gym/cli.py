@@ -22,13 +22,17 @@ import time
 from collections.abc import Sequence
 
 from .backends import BACKENDS
+from .env import DEFAULT_MAX_STEPS
 from .errors import ConfigurationError, user_error_message
+from .eval_commands import EVALUATION_MAX_STEPS, MAX_STEPS_HELP
 from .tasks.suites import SPLITS, SUITES
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
     args = parser.parse_args(argv)
+    args.argv = argv  # what `eval` prints as the command that resumes an interrupted run
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     if not hasattr(args, "handler"):
         parser.print_help()
@@ -45,46 +49,66 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
 
 
+class DefaultsHelpFormatter(argparse.HelpFormatter):
+    """Appends ``(default: X)`` to an option's help unless the help already states its default.
+
+    Options whose default is empty (None, False, "", []) say in their own words what happens
+    without them; ``tests/test_cli.py`` checks that every option of every command does.
+    """
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help or ""
+        if "default" in text or not action.option_strings or action.nargs == 0:
+            return text
+        if action.default is None or action.default is False or action.default in ("", [], argparse.SUPPRESS):
+            return text
+        return f"{text} (default: %(default)s)"
+
+
 def build_parser() -> argparse.ArgumentParser:
+    from . import __version__
+
     parser = argparse.ArgumentParser(prog="webarena-gym", description="Gymnasium web environments for WebArena-Lite.")
     parser.add_argument("-v", "--verbose", action="store_true", help="log progress details")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}",
+                        help="print the version and exit")
     commands = parser.add_subparsers(title="commands")
 
     serve = commands.add_parser("serve", help="serve the embedded sites over HTTP")
     serve.add_argument("--host", default="127.0.0.1", help="interface to bind (default: loopback)")
     serve.add_argument("--ephemeral", action="store_true", help="pick free ports instead of WebArena's")
-    serve.add_argument("--sites", nargs="+", help="only these sites")
+    serve.add_argument("--sites", nargs="+", help="only these sites (default: all)")
     serve.set_defaults(handler=_serve)
 
     tasks = commands.add_parser("tasks", help="list or show tasks")
     task_commands = tasks.add_subparsers(title="tasks commands", dest="tasks_command", metavar="COMMAND", required=True)
     listing = task_commands.add_parser("list", help="one task per line: id, sites, intent")
-    listing.add_argument("--suite", default="embedded", choices=SUITES)
-    listing.add_argument("--split", default="test", choices=SPLITS)
+    listing.add_argument("--suite", default="embedded", choices=SUITES, help="task suite")
+    listing.add_argument("--split", default="test", choices=SPLITS, help="task split")
     listing.set_defaults(handler=_tasks_list)
     stats = task_commands.add_parser("stats", help="task counts per site and evaluator")
-    stats.add_argument("--suite", default="embedded", choices=SUITES)
+    stats.add_argument("--suite", default="embedded", choices=SUITES, help="task suite")
     stats.set_defaults(handler=_tasks_stats)
     families = task_commands.add_parser("families", help="the embedded suite's task families (--families of the "
                                         "training scripts): name, kind, test and train tasks, intent template")
     families.set_defaults(handler=_tasks_families)
     show = task_commands.add_parser("show", help="one task as JSON")
-    show.add_argument("task_id", type=int)
-    show.add_argument("--suite", default="embedded", choices=SUITES)
+    show.add_argument("task_id", type=int, help="the task's id (`tasks list` prints them)")
+    show.add_argument("--suite", default="embedded", choices=SUITES, help="task suite")
     show.add_argument("--split", default=None, choices=SPLITS, help="default: search both")
     show.set_defaults(handler=_tasks_show)
 
     demos = commands.add_parser("demos", help="record oracle demonstrations (JSONL) for behaviour cloning")
-    demos.add_argument("--split", default="train", choices=SPLITS)
-    demos.add_argument("--out", required=True, help="output JSONL path")
-    demos.add_argument("--backend", default="direct", choices=BACKENDS)
-    demos.add_argument("--limit", type=int, default=None, help="only the first N tasks")
+    demos.add_argument("--split", default="train", choices=SPLITS, help="task split")
+    demos.add_argument("-o", "--out", required=True, help="output JSONL path")
+    demos.add_argument("--backend", default="direct", choices=BACKENDS, help="how pages are served")
+    demos.add_argument("--limit", type=int, default=None, help="only the first N tasks (default: all)")
     demos.set_defaults(handler=_demos)
 
     baseline = commands.add_parser("baseline", help="oracle, random agent and answering N/A at once on the embedded suite, success per site")
-    baseline.add_argument("--split", default="test", choices=SPLITS)
-    baseline.add_argument("--backend", default="direct", choices=BACKENDS)
-    baseline.add_argument("--max-steps", type=int, default=30, help="step limit (30: the evaluation budget)")
+    baseline.add_argument("--split", default="test", choices=SPLITS, help="task split")
+    baseline.add_argument("--backend", default="direct", choices=BACKENDS, help="how pages are served")
+    baseline.add_argument("--max-steps", type=int, default=EVALUATION_MAX_STEPS, help=MAX_STEPS_HELP)
     baseline.set_defaults(handler=_baseline)
 
     _add_serve_env_command(commands)
@@ -98,7 +122,22 @@ def build_parser() -> argparse.ArgumentParser:
         add_sites_commands = None
     if add_sites_commands is not None:
         add_sites_commands(commands)
+    _finish_commands(parser)
     return parser
+
+
+def _finish_commands(parser: argparse.ArgumentParser) -> None:
+    """Every command (at any depth) shows its options' defaults and takes ``-v`` after its name too."""
+    parser.formatter_class = DefaultsHelpFormatter
+    for action in parser._actions:
+        if not isinstance(action, argparse._SubParsersAction):
+            continue
+        for command in dict.fromkeys(action.choices.values()):  # an alias maps to its command again
+            if "--verbose" not in command._option_string_actions:
+                # SUPPRESS: absent after the command, the value given before it (or False) stands.
+                command.add_argument("-v", "--verbose", action="store_true", default=argparse.SUPPRESS,
+                                     help="log progress details (also accepted before the command)")
+            _finish_commands(command)
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -119,12 +158,15 @@ def _add_serve_env_command(commands) -> None:
     serve_env = commands.add_parser("serve-env", help="serve the env over OpenEnv's HTTP/WebSocket API (extra: openenv)",
                                     description="One world per session; HTTP /reset returns an episode_id for /step.")
     serve_env.add_argument("--host", default="127.0.0.1", help="interface to bind (default: loopback)")
-    serve_env.add_argument("--port", type=int, default=8000)
+    serve_env.add_argument("--port", type=int, default=8000, help="port to listen on")
     serve_env.add_argument("--max-sessions", type=int, default=8, help="concurrent sessions (each has its own world)")
-    serve_env.add_argument("--suite", default="embedded", choices=SUITES)
-    serve_env.add_argument("--split", default="test", choices=SPLITS)
-    serve_env.add_argument("--backend", default=None, choices=BACKENDS)
-    serve_env.add_argument("--max-steps", type=int, default=15, help="step limit of an episode")
+    serve_env.add_argument("--suite", default="embedded", choices=SUITES, help="task suite")
+    serve_env.add_argument("--split", default="test", choices=SPLITS, help="task split")
+    serve_env.add_argument("--backend", default=None, choices=BACKENDS,
+                           help="how pages are served (default: direct for the embedded suite, playwright for the "
+                                "real sites)")
+    serve_env.add_argument("--max-steps", type=int, default=DEFAULT_MAX_STEPS,
+                           help="step limit of an episode (default: %(default)s, the env's training budget)")
     serve_env.set_defaults(handler=_serve_env)
 
 

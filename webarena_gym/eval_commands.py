@@ -15,12 +15,15 @@ import argparse
 import importlib
 import logging
 import re
+import shlex
+import sys
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 from .arguments import whole
 from .backends import BACKENDS
+from .env import DEFAULT_MAX_STEPS
 from .errors import ConfigurationError
 from .tasks.suites import SPLITS, SUITES
 
@@ -28,6 +31,9 @@ logger = logging.getLogger(__name__)
 
 #: WebArena-Lite's evaluation budget: 30 interactions per episode.
 EVALUATION_MAX_STEPS = 30
+#: The help of ``--max-steps`` on ``eval`` and ``baseline``: their default is not the env's.
+MAX_STEPS_HELP = (f"interactions per episode (default: {EVALUATION_MAX_STEPS}, the evaluation budget; "
+                  f"the env's default is {DEFAULT_MAX_STEPS}, the training budget)")
 
 
 def add_eval_commands(commands: Any) -> None:
@@ -40,25 +46,27 @@ def add_eval_commands(commands: Any) -> None:
     run.add_argument("--model", required=True, help="a local model directory or hub id; with --endpoint, the "
                                                      "model name the endpoint serves")
     run.add_argument("--endpoint", help="base URL of an OpenAI-compatible chat-completions API, e.g. "
-                                        "http://127.0.0.1:8000/v1 (vLLM, TGI, llama.cpp) or https://api.openai.com/v1")
+                                        "http://127.0.0.1:8000/v1 (vLLM, TGI, llama.cpp) or https://api.openai.com/v1 "
+                                        "(default: none, a local model)")
     run.add_argument("--api-key", help="API key (default: $OPENAI_API_KEY; local servers need none)")
     run.add_argument("--suite", choices=SUITES, default=None,
                      help="default: webarena-lite when the WA_* variables are set, else embedded")
-    run.add_argument("--split", choices=SPLITS, default="test")
+    run.add_argument("--split", choices=SPLITS, default="test", help="task split")
     run.add_argument("--backend", choices=BACKENDS, default=None,
                      help="default: direct for the embedded suite, playwright for the real sites")
-    run.add_argument("--task-ids", type=int, nargs="+", help="only these tasks")
-    run.add_argument("--limit", type=int, help="only the first N tasks")
-    run.add_argument("--max-steps", type=int, default=EVALUATION_MAX_STEPS, help="interactions per episode (30)")
+    run.add_argument("--task-ids", type=int, nargs="+", help="only these tasks (default: all of the split)")
+    run.add_argument("--limit", type=int, help="only the first N tasks (default: all)")
+    run.add_argument("--max-steps", type=int, default=EVALUATION_MAX_STEPS, help=MAX_STEPS_HELP)
     run.add_argument("--max-observation-chars", type=int, default=16_000, help="character budget of one page")
     run.add_argument("--thinking", action="store_true", help="<think>...</think><answer>...</answer> format")
-    run.add_argument("--keep-last", type=int, default=0, help="past observations kept in full in the context")
+    run.add_argument("--keep-last", type=int, default=0,
+                     help="past observations kept in full in the context (0: only the current one)")
     run.add_argument("--task-after-page", action="store_true",
                      help="the task after the page on every turn (WebArena's prompt layout), as in training")
-    run.add_argument("--temperature", type=float, default=0.0, help="0 decodes greedily")
+    run.add_argument("--temperature", type=float, default=0.0, help="sampling temperature (0: greedy decoding)")
     run.add_argument("--max-tokens", type=int, default=1024, help="token limit of one answer")
     run.add_argument("--top-p", type=float, default=None, help="nucleus sampling mass (endpoint; default: the server's)")
-    run.add_argument("--seed", type=int, default=None, help="sampling seed")
+    run.add_argument("--seed", type=int, default=None, help="sampling seed (default: none, unseeded)")
     run.add_argument("--episodes-in-flight", type=int, default=8, help="episodes played at once")
     run.add_argument("--env-workers", type=int, default=None,
                      help="env worker processes (default: one per core, at most one per episode in flight; "
@@ -69,7 +77,7 @@ def add_eval_commands(commands: Any) -> None:
     run.add_argument("--timeout", type=float, default=120.0, help="endpoint: seconds per request before a retry")
     run.add_argument("--retries", type=int, default=6, help="endpoint: retries on rate limits, timeouts, 5xx")
     run.add_argument("--backoff", type=float, default=1.0, help="endpoint: first retry delay in seconds (doubles)")
-    run.add_argument("--out", help="run file (default: runs/eval/<model>.<suite>.<split>.jsonl)")
+    run.add_argument("-o", "--out", help="run file (default: runs/eval/<model>.<suite>.<split>.jsonl)")
     run.add_argument("--fresh", action="store_true", help="start the run file afresh instead of resuming it")
     run.add_argument("--record-screenshots", action="store_true",
                      help="a screenshot per step in the run file (Playwright; implies --backend playwright)")
@@ -82,7 +90,7 @@ def add_eval_commands(commands: Any) -> None:
                                              "the same plus a per-task comparison.")
     report.add_argument("runs", nargs="+", help="one or two run files (JSONL from `webarena-gym eval`)")
     report.add_argument("-o", "--out", default="report.html", help="HTML file to write")
-    report.add_argument("--title", default=None, help="page title")
+    report.add_argument("--title", default=None, help="page title (default: webarena-gym: and the runs' labels)")
     report.add_argument("--labels", nargs="+", default=None, help="a name per run (default: its model or file name)")
     report.add_argument("--observation-chars", type=int, default=None,
                         help="cut each page text to this many characters (default: whole)")
@@ -118,9 +126,15 @@ def run_eval(args: argparse.Namespace) -> int:
                 resumed = sum(t in writer.finished for t in task_ids)
                 if resumed:
                     print(f"Resuming {out}: {resumed} of {len(task_ids)} tasks already done.")
-                results = run_evaluation(envs, policy, task_ids, writer=writer,
-                                         record_observations=not args.no_observations,
-                                         progress=not args.no_progress, desc=_slug(settings["model"])[:24])
+                try:
+                    results = run_evaluation(envs, policy, task_ids, writer=writer,
+                                             record_observations=not args.no_observations,
+                                             progress=not args.no_progress, desc=_slug(settings["model"])[:24])
+                except KeyboardInterrupt:
+                    # Said before the envs and the policy shut down (that may wait for requests in flight).
+                    print(interrupted_message(out, writer, task_ids, resumed, getattr(args, "argv", None)),
+                          file=sys.stderr, flush=True)
+                    raise
     finally:
         close = getattr(policy, "close", None)
         if close is not None:
@@ -129,6 +143,38 @@ def run_eval(args: argparse.Namespace) -> int:
     print(format_success_table({settings["model"][-22:]: results}))
     print(f"Trajectories: {out} ({len(results)} episodes). HTML: webarena-gym report {out} -o report.html")
     return 0
+
+
+def interrupted_message(out: Path, writer: Any, task_ids: list[int], resumed: int, argv: list[str] | None) -> str:
+    """What an interrupted ``eval`` says: the episodes saved, where, and the command that resumes the run."""
+    saved = sum(t in writer.finished for t in task_ids)
+    command = resume_command(argv) if argv is not None else "the same command (without --fresh)"
+    return (f"\nInterrupted. {saved} of {len(task_ids)} episodes are saved in {out} ({saved - resumed} from this "
+            f"session); the episodes in flight were dropped. Resume with:\n  {command}")
+
+
+def resume_command(argv: list[str]) -> str:
+    """The ``webarena-gym`` command line that resumes a run: ``argv`` without ``--fresh``, the API key hidden.
+
+    >>> resume_command(["eval", "--model", "m", "--fresh", "--api-key", "sk-1", "--out", "my run.jsonl"])
+    "webarena-gym eval --model m --api-key '<API key>' --out 'my run.jsonl'"
+    """
+    def names(word: str, option: str) -> bool:  # argparse takes any unambiguous prefix of an option
+        return len(word) > 2 and word.startswith("--") and option.startswith(word)
+
+    words, hide_next = [], False
+    for word in argv:
+        name, equals, _value = word.partition("=")
+        if hide_next:
+            words.append("<API key>")
+        elif names(word, "--fresh"):
+            continue
+        elif names(name, "--api-key"):
+            words.append(f"{name}=<API key>" if equals else word)
+        else:
+            words.append(word)
+        hide_next = names(word, "--api-key") and not hide_next
+    return shlex.join(["webarena-gym", *words])
 
 
 def _check_options(args: argparse.Namespace) -> None:

@@ -47,13 +47,13 @@ def _common_options() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     group = common.add_argument_group("deployment")
     group.add_argument("--host", default="127.0.0.1", help="host name the browser uses for the sites (default 127.0.0.1)")
-    group.add_argument("--prefix", default="", help="prefix for container and image names (several stacks on one engine)")
+    group.add_argument("--prefix", default="", help="prefix for container and image names (several stacks on one engine; default: none)")
     group.add_argument("--network", default="", help="docker network of the sites (default <prefix>webarena-gym)")
-    group.add_argument("--data-dir", default="", help="folder with the Wikipedia ZIM and the map checkout ($WEBARENA_DATA_DIR)")
+    group.add_argument("--data-dir", default="", help="folder with the Wikipedia ZIM and the map checkout (default: $WEBARENA_DATA_DIR)")
     group.add_argument("--image", action="append", type=_pairs("IMAGE", str), default=[], metavar="SITE=IMAGE",
-                       help="use another image for a site (repeatable)")
+                       help="use another image for a site (repeatable; default: the registry's image)")
     group.add_argument("--port", action="append", type=_pairs("PORT", int), default=[], metavar="SITE=PORT",
-                       help="publish a site on another host port (repeatable)")
+                       help="publish a site on another host port (repeatable; default: WebArena's port)")
     group.add_argument("--proxy-image", default="busybox:1.36", help="image of the standby pools' front proxy")
     group.add_argument("--engine", default=None, help="docker engine URL (default $DOCKER_HOST or the local socket)")
     group.add_argument("--no-progress", action="store_true", help="no progress bars")
@@ -73,7 +73,7 @@ def build_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
 
     up = command("up", _cmd_up, "start the sites and wait until they answer")
     up.add_argument("--standby", type=whole(0), default=None, metavar="N",
-                    help="keep N warm standby containers per site for fast resets (0: none)")
+                    help="keep N warm standby containers per site for fast resets (0: removes them; default: keep the pools that run)")
     up.add_argument("--timeout", type=number(0, above=True), default=None, help="seconds to wait per site (default: per site)")
     up.add_argument("--no-wait", action="store_true", help="do not wait for the health URLs")
     up.add_argument("--configure", action="store_true", help="run `configure` once the sites answer")
@@ -82,7 +82,7 @@ def build_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     st.add_argument("--json", action="store_true", help="print JSON")
 
     cf = command("configure", _cmd_configure, "apply the one-time configuration (base URLs, password policy)")
-    cf.add_argument("--timeout", type=number(0, above=True), default=None)
+    cf.add_argument("--timeout", type=number(0, above=True), default=None, help="seconds to wait per site (default: per site)")
 
     lg = command("login", _cmd_login, "log in with a browser and save storage states")
     lg.add_argument("--auth-dir", default=".auth", help="folder for the storage states (default ./.auth)")
@@ -90,7 +90,7 @@ def build_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     lg.add_argument("--no-pairs", action="store_true", help="only single-site states")
 
     rs = command("reset", _cmd_reset, "recreate the sites from their configured images")
-    rs.add_argument("--timeout", type=number(0, above=True), default=None)
+    rs.add_argument("--timeout", type=number(0, above=True), default=None, help="seconds to wait per site (default: per site)")
 
     ev = command("env", _cmd_env, "print the WA_* exports the gym env reads, for the sites that answer")
     ev.add_argument("--auth-dir", default=".auth", help="storage state folder to export as WA_AUTH_DIR")

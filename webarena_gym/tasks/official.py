@@ -29,15 +29,16 @@ from .task import Task
 
 logger = logging.getLogger(__name__)
 
-#: which -> (distribution, file inside it, top-level package, pip command)
+#: which -> (distribution, file inside it, top-level package, pip command). Installed without their
+#: dependencies: those pin old versions (playwright 1.44, transformers 4) that would replace this project's.
 OFFICIAL_DATA = {
     "webarena-lite": (
         "browsergym-webarenalite",
         "browsergym/webarenalite/test_webarena_lite.raw.json",
         "browsergym",
-        "pip install browsergym-webarenalite",
+        "pip install --no-deps browsergym-webarenalite==0.14.3",
     ),
-    "webarena": ("libwebarena", "webarena/test.raw.json", "webarena", "pip install libwebarena"),
+    "webarena": ("libwebarena", "webarena/test.raw.json", "webarena", "pip install --no-deps libwebarena==0.0.5"),
 }
 #: The sizes the official files must give (a different count means a different data release).
 SPLIT_SIZES = {"test": 165, "train": 647}
@@ -73,12 +74,12 @@ def official_data_path(which: str) -> Path:
     if not candidates:
         raise TaskDataError(
             f"The official {which} tasks come from the {dist_name!r} package, which is not installed. "
-            f"Install it with `{pip_command}` (no dependencies needed: `{pip_command} --no-deps`), "
+            f"Install it with `{pip_command}` (without its dependencies: they would replace this project's versions), "
             "or pass path= to the JSON file."
         )
     raise TaskDataError(
         f"The installed {dist_name!r} package has no {relative} (looked at {[str(c) for c in candidates]}). "
-        f"Reinstall it with `{pip_command} --force-reinstall --no-deps`, or pass path= to the JSON file."
+        f"Reinstall it with `{pip_command} --force-reinstall`, or pass path= to the JSON file."
     )
 
 
