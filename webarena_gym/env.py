@@ -29,7 +29,7 @@ from .backends.base import Backend, check_action
 from .errors import ConfigurationError, InvalidActionError, UnknownTaskError
 from .observation import DEFAULT_MAX_CHARS, PageObservation
 from .spaces import UnicodeText
-from .tasks.loading import load_tasks
+from .tasks.loading import drawable_tasks, load_tasks, unconfigured_sites
 from .tasks.suites import SUITES, resolve_suite
 from .tasks.task import Task
 from .webarena_sites import PLACEHOLDERS, SITE_VARIABLES, site_urls_from_environment
@@ -192,6 +192,9 @@ class WebArenaEnv(gym.Env[str, str]):
         all_tasks = load_tasks(suite, split, site_urls=self.backend.sites.urls, tasks=tasks)
         self.tasks = _select_tasks(all_tasks, task_ids, suite, split)
         self.tasks_by_id = {t.task_id: t for t in self.tasks}
+        # with only some real sites configured, draws skip the tasks of the others (said once)
+        self._drawable_tasks = drawable_tasks(self.tasks, source=f"{suite} {split}" if tasks is None else "given",
+                                              site_urls=self.backend.sites.urls)
 
         self.observation_space = UnicodeText(max_length=max_chars + 2_000)
         self.action_space = UnicodeText(max_length=MAX_ACTION_CHARS)
@@ -228,10 +231,10 @@ class WebArenaEnv(gym.Env[str, str]):
         elif self._kept_task_id is not None:
             task = self.tasks_by_id[self._kept_task_id]
         else:
-            task = self.tasks[int(self.np_random.integers(len(self.tasks)))]
-        unconfigured = task.placeholders()
+            task = self._drawable_tasks[int(self.np_random.integers(len(self._drawable_tasks)))]
+        unconfigured = unconfigured_sites(task, self.backend.sites.urls)  # its sites, and any its data names
         if unconfigured:
-            raise ConfigurationError(_unconfigured_sites_message(task, unconfigured))
+            raise ConfigurationError(_unconfigured_sites_message(task, {PLACEHOLDERS[site] for site in unconfigured}))
         if options.get("keep_task"):
             self._kept_task_id = task.task_id
         self.task = task

@@ -39,6 +39,10 @@ class SiteUnavailableError(InfrastructureError):
     """A website the task needs does not answer."""
 
 
+class LoginStateError(InfrastructureError):
+    """A task needs a saved login state (``webarena-gym sites login`` writes them) that is missing or unreadable."""
+
+
 class BrowserUnavailableError(InfrastructureError):
     """Chromium is missing or crashed."""
 

@@ -40,11 +40,36 @@ PLACEHOLDERS: dict[str, str] = {site: f"__{site.upper()}__" for site in SITE_NAM
 #: The group of a task that visits more than one site (WebArena-Lite counts them apart).
 MULTISITE = "multisite"
 
+#: How WebArena's tasks (and ``webarena-gym sites login``) name a saved login state: ``<site>[.<site>]_state.json``.
+LOGIN_STATE_SUFFIX = "_state.json"
+
 
 def site_group(sites: Iterable[str]) -> str:
     """The group a task's sites put it in: its one site, or :data:`MULTISITE`."""
     sites = list(sites)
     return sites[0] if len(sites) == 1 else MULTISITE
+
+
+def login_state_name(sites: Iterable[str]) -> str:
+    """WebArena's file name of the saved login state of some sites.
+
+    >>> login_state_name(["shopping_admin", "gitlab"])
+    'gitlab.shopping_admin_state.json'
+    """
+    return ".".join(sorted(sites)) + LOGIN_STATE_SUFFIX
+
+
+def sites_of_login_state(name: str) -> tuple[str, ...] | None:
+    """The sites a saved login state's file name logs in to, None for a name of another form.
+
+    >>> sites_of_login_state("./.auth/gitlab.reddit_state.json"), sites_of_login_state("cookies.json")
+    (('gitlab', 'reddit'), None)
+    """
+    base = name.replace("\\", "/").rpartition("/")[2]
+    if not base.endswith(LOGIN_STATE_SUFFIX):
+        return None
+    sites = tuple(base[: -len(LOGIN_STATE_SUFFIX)].split("."))
+    return sites if all(site in SITE_ADDRESSES for site in sites) else None
 
 
 def default_base_url(site: str, host: str = "127.0.0.1") -> str:

@@ -12,6 +12,7 @@ import json
 import gymnasium as gym
 import pytest
 
+from webarena_gym.errors import LoginStateError
 from webarena_gym.sites.server import SiteServer
 from webarena_gym.sites.webapp import login_cookie
 
@@ -43,5 +44,20 @@ def test_official_task_runs_on_configured_sites_with_saved_login(stand_in_sites,
         assert "MarvelsGrantMan136" in observation  # logged in from the saved state
         _, reward, terminated, _, info = env.step('exit(message="I could not find it")')
         assert terminated and reward == 0.0 and set(info["reward_components"]) == {"string_match"}
+    finally:
+        env.close()
+
+
+def test_official_task_without_its_saved_login_is_refused_at_reset(stand_in_sites, tmp_path, monkeypatch):
+    for site, url in stand_in_sites.base_urls.items():
+        monkeypatch.setenv(f"WA_{site.upper()}", url)
+    monkeypatch.setenv("WA_AUTH_DIR", str(tmp_path))  # `sites login` never ran: no reddit_state.json
+
+    env = gym.make("WebArenaLite-v0", task_ids=[5], max_steps=5)
+    try:
+        with pytest.raises(LoginStateError) as raised:  # was: the episode ran logged out, scored 0
+            env.reset()
+        assert f"no {tmp_path / 'reddit_state.json'}." in str(raised.value)
+        assert f"`webarena-gym sites login reddit --auth-dir {tmp_path}`" in str(raised.value)
     finally:
         env.close()

@@ -38,7 +38,7 @@ from .base import SiteMap
 from .browser_loop import BrowserLoop
 from .chromium import browser_endpoint as _resolve_endpoint
 from .page import EvaluationPage
-from .playwright_sites import EmbeddedSites, PlaywrightSites, RealSites
+from .playwright_sites import EmbeddedSites, PlaywrightSites, RealSites, start_page_error
 
 logger = logging.getLogger(__name__)
 
@@ -172,12 +172,15 @@ class PlaywrightBackend:
             await self._context.route("**/*", self._route)
             self._page = await self._context.new_page()
         try:
-            await self._page.goto(start_url, wait_until="load")
+            response = await self._page.goto(start_url, wait_until="load")
         except Exception as exc:
             raise SiteUnavailableError(
                 f"Could not open {start_url}: {exc}. Is the site up? For the real sites check the WA_* "
                 "variables and `webarena-gym sites status`."
             ) from exc
+        if response is not None and response.status >= 400:  # an episode on an error page is no episode
+            raise SiteUnavailableError(start_page_error(start_url, response.url, response.status,
+                                                        response.status_text, self._sites.site_of(start_url)))
 
     async def _close_context(self) -> None:
         context, self._context, self._page = self._context, None, None

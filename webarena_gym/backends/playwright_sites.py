@@ -12,12 +12,19 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import urlsplit
 
-from ..webarena_sites import site_urls_from_environment
+from ..errors import LoginStateError
+from ..webarena_sites import (
+    SITE_VARIABLES,
+    login_state_name,
+    site_urls_from_environment,
+    sites_of_login_state,
+)
 
 if TYPE_CHECKING:
     from ..sites.server import SiteServer
@@ -107,21 +114,82 @@ class RealSites:
     def storage_state(self, logged_in: tuple[str, ...], task_state: str | None) -> dict[str, Any]:
         """The task's own ``storage_state`` file (WebArena names one per site combination, e.g.
         ``gitlab.reddit_state.json``) when it exists in the state folder, else the per-site
-        files merged: merging would clash where two sites use one cookie name on one host."""
+        files merged: merging would clash where two sites use one cookie name on one host.
+
+        Raises:
+            LoginStateError: the task must start logged in (``logged_in`` is not empty and it
+                names a state) and neither its state nor the per-site states of the sites that
+                state names are in the folder; an episode would otherwise run logged out.
+        """
+        if not logged_in:
+            return {"cookies": [], "origins": []}
         if task_state and (self.storage_state_dir / Path(task_state).name).exists():
-            return json.loads((self.storage_state_dir / Path(task_state).name).read_text())
+            return _read_state(self.storage_state_dir / Path(task_state).name)
+        needed = (sites_of_login_state(task_state) or logged_in) if task_state else ()
         cookies: list[dict[str, Any]] = []
         origins: list[dict[str, Any]] = []
-        for site in logged_in:
-            path = self.storage_state_dir / f"{site}_state.json"
+        missing: list[Path] = []
+        for site in dict.fromkeys((*needed, *logged_in)):
+            path = self.storage_state_dir / login_state_name([site])
             if path.exists():
-                state = json.loads(path.read_text())
+                state = _read_state(path)
                 cookies.extend(state.get("cookies", []))
                 origins.extend(state.get("origins", []))
+            elif site in needed:
+                missing.append(path)
+        if missing:
+            raise LoginStateError(_missing_state_message(task_state or "", needed, self.storage_state_dir, missing))
         return {"cookies": cookies, "origins": origins}
 
     def close(self) -> None:
         pass
+
+
+def start_page_error(start_url: str, final_url: str, status: int, status_text: str, site: str | None) -> str:
+    """What a start page that answered an error status means, and where to look.
+
+    >>> print(start_page_error("http://h:7770/x", "http://h:7770/x", 404, "Not Found", "shopping"))
+    The start page http://h:7770/x answered HTTP 404 Not Found; ... `webarena-gym sites status shopping`...
+    """
+    landed = f" (redirected to {final_url})" if final_url.rstrip("/") != start_url.rstrip("/") else ""
+    reason = f"{status} {status_text}".strip()
+    if site is None:
+        return (f"The start page {start_url}{landed} answered HTTP {reason}; an episode would run on an error page. "
+                "Is the site up, and does the task's URL point at it?")
+    return (
+        f"The start page {start_url}{landed} answered HTTP {reason}; an episode would run on an error page. Is "
+        f"the {site} site up and configured for this URL? Check `webarena-gym sites status {site}`, that "
+        f"{SITE_VARIABLES[site]} is the site's base URL (`webarena-gym sites env` prints it), and that the "
+        f"site was configured for this host (`webarena-gym sites configure {site}`)."
+    )
+
+
+def _read_state(path: Path) -> dict[str, Any]:
+    try:
+        state = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise LoginStateError(
+            f"The saved login state {path.resolve()} is not readable JSON ({exc}). Save it again with "
+            f"`webarena-gym sites login --force --auth-dir {shlex.quote(str(path.parent.resolve()))}`."
+        ) from exc
+    if not isinstance(state, dict):
+        raise LoginStateError(
+            f"The saved login state {path.resolve()} must hold a Playwright storage state (a JSON object with "
+            f"cookies and origins), got {type(state).__name__}. Save it again with `webarena-gym sites login --force`."
+        )
+    return state
+
+
+def _missing_state_message(task_state: str, sites: tuple[str, ...], folder: Path, missing: list[Path]) -> str:
+    folder = folder.resolve()
+    looked = [folder / Path(task_state).name] if task_state else []
+    looked = list(dict.fromkeys([*looked, *(path.resolve() for path in missing)]))  # a one-site task's two are one
+    return (
+        f"The task starts logged in on {', '.join(sites)}, and its saved login state is missing: no "
+        f"{' nor '.join(map(str, looked))}. Save them with "
+        f"`webarena-gym sites login {' '.join(sites)} --auth-dir {shlex.quote(str(folder))}` once the sites "
+        "are up, or set WA_AUTH_DIR to the folder that holds them."
+    )
 
 
 def _cookie(name: str, value: str, host: str | None) -> dict[str, Any]:

@@ -18,6 +18,7 @@ from typing import Any
 from tqdm.auto import tqdm
 
 from ..errors import InfrastructureError
+from ..webarena_sites import login_state_name
 from .definitions import Locator, LoginForm
 from .deployment import Deployment
 
@@ -34,7 +35,7 @@ def state_path(auth_dir: str | Path, sites: Iterable[str]) -> Path:
     >>> state_path(".auth", ["shopping_admin", "gitlab"]).as_posix()
     '.auth/gitlab.shopping_admin_state.json'
     """
-    return Path(auth_dir) / f"{'.'.join(sorted(sites))}_state.json"
+    return Path(auth_dir) / login_state_name(sites)
 
 
 def login_groups(deployment: Deployment, names: list[str] | None, *, pairs: bool = True) -> list[tuple[str, ...]]:
