@@ -5,7 +5,11 @@
 WebAgent-R1 report, quirks included, so a success rate from this project compares with
 theirs. ``"lenient"`` adds normalisations that each accept only an answer or URL that
 denotes the same thing (the README's Evaluators section lists them rule by rule) and
-refuses the two ways VisualAgentBench's substring rule accepts a different page.
+refuses the ways VisualAgentBench's substring rule accepts a different page: a reference
+inside a query value, a longer last segment (``/issues/7190``), and path tricks that a
+browser resolves elsewhere (``/todos/../../admin``, ``/todos%2F..%2Fother``,
+``/todos%2Fchild``), compared after RFC 3986 dot-segment removal with ``%2F`` kept inside
+its segment.
 """
 
 from __future__ import annotations

@@ -14,14 +14,19 @@ Mode ``"lenient"`` judges by the parsed URL instead (the README lists the rules)
 ignores query parameter order, percent-encoding, the case of scheme and host and a
 trailing ``/`` of the path (also before ``?``); GOLD in PRED needs the same scheme and
 host, the reference's path as the URL's path or a parent of it (whole segments), and the
-reference's query parameters among the URL's. Neither mode accepts a reference carried
-inside a query value (``/?redirect_to=<percent-encoded reference>``); lenient mode also
-refuses the raw form (``login?next=http://...``) and a path that merely starts with the
-reference's last segment (``/issues/7190`` for ``/issues/719``), which that code accepts.
+reference's query parameters among the URL's. Paths are compared as a browser resolves
+them: dot segments removed (RFC 3986 ``remove_dot_segments``, also when written ``%2e``,
+and ``\\`` read as ``/`` as browsers do), then split into segments at ``/`` only, so an
+encoded ``%2F`` stays inside its segment (``/todos%2Fchild`` is not below ``/todos``, and
+``/todos/../../admin`` is ``/admin``). Neither mode accepts a reference carried inside a
+query value (``/?redirect_to=<percent-encoded reference>``); lenient mode also refuses the
+raw form (``login?next=http://...``) and a path that merely starts with the reference's
+last segment (``/issues/7190`` for ``/issues/719``), which that code accepts.
 """
 
 from __future__ import annotations
 
+import re
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 from ..tasks.task import alternatives_of
@@ -40,13 +45,60 @@ def clean_url(url: str) -> str:
     return url[:-1] if url.endswith("/") else url
 
 
-def _parts(url: str) -> tuple[str, str, str, list[tuple[str, str]], str]:
-    parts = urlsplit(url.strip())
-    path = unquote(parts.path).rstrip("/")
+#: A percent-encoded octet; the unreserved ones (RFC 3986 section 2.3) denote their character.
+_ESCAPE = re.compile("%([0-9A-Fa-f]{2})")
+_UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+#: What browsers drop from anywhere in a URL (the URL Standard's ASCII tab or newline).
+_TAB_OR_NEWLINE = re.compile("[\t\n\r]")
+
+
+def remove_dot_segments(path: str) -> str:
+    """RFC 3986 section 5.2.4: ``.`` and ``..`` segments resolved; ``..`` above the root is dropped.
+
+    >>> remove_dot_segments("/dashboard/todos/../../../../admin")
+    '/admin'
+    >>> remove_dot_segments("/a/./b/c/..")
+    '/a/b/'
+    """
+    segments = path.split("/")
+    output: list[str] = []
+    for index, segment in enumerate(segments):
+        last = index == len(segments) - 1
+        if segment == ".." and (index > 0 or path.startswith("/")):
+            if len(output) > 1:
+                output.pop()
+        elif segment not in (".", ".."):
+            output.append(segment)
+            continue
+        if last:
+            output.append("")  # "/a/b/.." is the directory "/a/"
+    return "/".join(output)
+
+
+def path_segments(path: str) -> tuple[str, ...]:
+    """The segments of a URL path as a browser resolves it, each decoded, trailing empty ones dropped.
+
+    Only a literal ``/`` (or ``\\``, which browsers read as ``/`` in http URLs) separates
+    segments: ``%2F`` is a character of its segment, never a separator.
+
+    >>> path_segments("/dashboard/todos%2F..%2F..%2Fother")
+    ('', 'dashboard', 'todos/../../other')
+    >>> path_segments("/f/%2e%2e/b%20c/")
+    ('', 'b c')
+    """
+    path = _ESCAPE.sub(lambda m: chr(int(m[1], 16)) if chr(int(m[1], 16)) in _UNRESERVED else m[0], path)
+    segments = remove_dot_segments(path.replace("\\", "/")).split("/")
+    while segments and not segments[-1]:
+        segments.pop()
+    return tuple(unquote(segment) for segment in segments)
+
+
+def _parts(url: str) -> tuple[str, str, tuple[str, ...], list[tuple[str, str]], str]:
+    parts = urlsplit(_TAB_OR_NEWLINE.sub("", url).strip())
     return (
         parts.scheme.lower(),
         parts.netloc.lower(),
-        path,
+        path_segments(parts.path),
         sorted(parse_qsl(parts.query, keep_blank_values=True)),
         unquote(parts.fragment),
     )
@@ -77,7 +129,7 @@ def contains_page(url: str, reference: str) -> bool:
         return reference in url
     if (scheme, host) != (ref_scheme, ref_host):
         return False
-    if path != ref_path and not path.startswith(ref_path + "/"):
+    if path[: len(ref_path)] != ref_path:  # the reference's page or below it, by whole resolved segments
         return False
     remaining = list(query)
     for item in ref_query:
