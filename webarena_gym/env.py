@@ -248,7 +248,8 @@ class WebArenaEnv(gym.Env[str, str]):
         self._capture()
         observation = self._render_observation(None)
         info = self._base_info()
-        info.update(last_action="", last_action_error="", **self._timings({"reset_s": time.perf_counter() - started}))
+        info.update(last_action="", last_action_error="", parsed_action="",
+                    **self._timings({"reset_s": time.perf_counter() - started}))
         self._info = info
         return observation, dict(info)
 
@@ -257,17 +258,18 @@ class WebArenaEnv(gym.Env[str, str]):
             raise gym.error.ResetNeeded("Call reset() before step().")
         if self._done:
             # A fresh copy each time: an info is never shared with an earlier or later step's.
-            info = dict(copy.deepcopy(self._info), last_action=str(action),
+            info = dict(copy.deepcopy(self._info), last_action=str(action), parsed_action="",
                         last_action_error="The episode is over; call reset().")
             return self._observation, 0.0, False, True, info
         timings: dict[str, float] = {}
         started = time.perf_counter()
         self._steps += 1
-        error = ""
+        error = parsed_action = ""  # parsed_action: the action as parsed, canonical ("" if none parsed)
         answer: str | None = None
         terminated = False
         try:
             parsed = parse_action(action, strict=self.strict_actions)
+            parsed_action = parsed.to_string()
             if parsed.name == "exit":
                 terminated, answer = True, parsed.message or ""
             else:
@@ -293,6 +295,7 @@ class WebArenaEnv(gym.Env[str, str]):
         info.update(
             last_action=str(action),
             last_action_error=error,
+            parsed_action=parsed_action,
             reward_components=components,
             answer=answer,
             **self._timings(timings),
