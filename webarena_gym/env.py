@@ -7,6 +7,10 @@ out of steps (truncated); the task's evaluators then give a reward of exactly 0 
 Agent mistakes never raise: the step counts, the page stays, and
 ``info["last_action_error"]`` (and the top of the next observation) says what was wrong.
 Infrastructure faults raise :class:`~webarena_gym.errors.InfrastructureError`.
+
+Lifecycle: ``close()`` releases the env's session and world for good (calling it again does
+nothing); ``reset``, ``step`` and ``end_episode`` on a closed env raise
+:class:`~webarena_gym.errors.EnvClosedError`.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ import base64
 import copy
 import difflib
 import logging
-import math
+import numbers
 import time
 import warnings
 from collections.abc import Mapping
@@ -24,9 +28,10 @@ from typing import Any
 import gymnasium as gym
 
 from .actions import MAX_ACTION_CHARS, Action, describe_actions, parse_action
+from .arguments import check_flag, check_number, check_whole, is_flag, is_whole
 from .backends import check_backend
 from .backends.base import Backend, check_action
-from .errors import ConfigurationError, InvalidActionError, UnknownTaskError
+from .errors import ConfigurationError, EnvClosedError, InvalidActionError, UnknownTaskError
 from .observation import DEFAULT_MAX_CHARS, PageObservation
 from .spaces import UnicodeText
 from .tasks.loading import drawable_tasks, load_tasks, unconfigured_sites
@@ -38,6 +43,13 @@ logger = logging.getLogger(__name__)
 
 #: Step limits used by WebAgent-R1: 15 interactions in training, 30 in evaluation.
 DEFAULT_MAX_STEPS = 15
+#: Accepted ranges of the numeric arguments. Past them a value is a mistake (a misplaced zero, a
+#: unit mix-up), refused with a ConfigurationError rather than clamped: no episode needs 10,000
+#: steps, no observation 10 million characters (a vector env's shared memory holds that many per
+#: env), no browser call an hour.
+MAX_STEPS_RANGE = (1, 10_000)
+MAX_CHARS_RANGE = (200, 10_000_000)
+MAX_STEP_TIMEOUT_S = 3_600.0
 #: The keys of ``reset(options=...)`` the env reads; others are warned about, never an error, since
 #: RL libraries may pass keys of their own.
 RESET_OPTIONS = ("task_id", "keep_task")
@@ -48,8 +60,8 @@ class Timings(Mapping):
     """Wall-clock seconds of the parts of a step (``action_s``, ``observation_s``, ``evaluation_s``, ``reset_s``).
 
     A read-only mapping (equal to another with the same seconds) that prints in milliseconds.
-    No two runs measure the same seconds: an env made with ``record_timings=False`` leaves
-    them out of its infos, so that two runs of the same seed and actions give equal infos.
+    Only an env made with ``record_timings=True`` puts them in its infos: no two runs measure the
+    same seconds, and by default two runs of the same seed and actions give equal infos.
     """
 
     def __init__(self, seconds: dict[str, float]):
@@ -78,12 +90,16 @@ class WebArenaEnv(gym.Env[str, str]):
         split: ``"test"`` or ``"train"``.
         backend: ``"direct"`` (in-process, embedded sites only) or ``"playwright"``
             (real Chromium). Default: direct for embedded, playwright otherwise.
-        task_ids: Restrict the env to these task ids (reset picks among them).
-        max_steps: Step limit; reaching it truncates the episode (15 for training, 30
-            is the usual evaluation budget).
-        max_chars: Character budget of one observation; longer pages are cut with a
-            marker and read with Scroll Down / Scroll Up.
+        task_ids: Restrict the env to these task ids (reset picks among them). A task id is
+            matched by value and type: an int (numpy's too, never a bool) names a task whose id
+            is that int, a str one whose id is that str (``"7"`` is not task 7); floats are refused.
+        max_steps: Step limit, a whole number from 1 to 10,000; reaching it truncates the
+            episode (15 for training, 30 is the usual evaluation budget).
+        max_chars: Character budget of one observation, a whole number from 200 to 10,000,000;
+            longer pages are cut with a marker and read with Scroll Down / Scroll Up.
         strict_actions: Accept only a bare action call (no ``<answer>`` tags, fences or prose).
+            Every flag (this one, ``record_screenshots``, ``record_timings``) must be a bool:
+            ``"no"`` or ``1`` is refused, not read as true.
         judge: Optional fuzzy-match judge ``(intent, answer, reference) -> bool``.
         evaluation: ``"vab"`` (default): VisualAgentBench's WebArena-Lite evaluators exactly,
             so success rates compare with published ones; ``"lenient"``: with the
@@ -91,7 +107,8 @@ class WebArenaEnv(gym.Env[str, str]):
         tasks: Explicit task dicts or :class:`Task` objects (overrides suite/split loading).
         site_urls: Base URL per site for the real sites (overrides ``WA_*`` variables).
         render_mode: ``"ansi"`` returns the current observation from :meth:`render`.
-        step_timeout: Playwright backend: seconds one browser call may take. An action that
+        step_timeout: Playwright backend: seconds one browser call may take (above 0, at most
+            3,600). An action that
             outlasts it is an agent error and the episode goes on; a page that cannot even be
             read within it is hung, and the step raises :class:`BrowserUnavailableError` (a
             vector env ends that episode). The direct backend runs in-process and needs none.
@@ -100,9 +117,10 @@ class WebArenaEnv(gym.Env[str, str]):
             ``http://`` endpoint of a Chromium with ``--remote-debugging-port``. Default: ``$WA_BROWSER_WS``,
             else Chromium is launched on this machine.
         record_screenshots: Playwright backend: a PNG of the viewport (base64) in every info.
-        record_timings: Wall-clock seconds of each step's parts in ``info["timings"]``. No two runs
-            measure the same seconds; False leaves them out, so that two runs of the same seed
-            and actions give equal infos (what ``check_env``'s determinism check compares).
+        record_timings: Wall-clock seconds of each step's parts in ``info["timings"]`` (a
+            :class:`Timings`), for profiling. Off by default: no two runs measure the same seconds,
+            and without them two runs of the same seed and actions give equal infos (what
+            Gymnasium's ``check_env`` compares, and what a replay or a cached rollout expects).
 
     >>> env = WebArenaEnv(suite="embedded", split="test")  # doctest: +SKIP
     >>> observation, info = env.reset(seed=0)               # doctest: +SKIP
@@ -126,7 +144,7 @@ class WebArenaEnv(gym.Env[str, str]):
         render_mode: str | None = None,
         step_timeout: float = 60.0,
         record_screenshots: bool = False,
-        record_timings: bool = True,
+        record_timings: bool = False,
         browser_endpoint: str | None = None,
     ):
         chosen_by_default = suite is None and tasks is None
@@ -141,16 +159,17 @@ class WebArenaEnv(gym.Env[str, str]):
                 "The direct backend only runs the embedded sites; the real WebArena sites need "
                 "backend='playwright'."
             )
-        for name, flag in (("strict_actions", strict_actions), ("record_screenshots", record_screenshots),
-                           ("record_timings", record_timings)):
-            if not _is_flag(flag):  # "no" would otherwise be true
-                raise ConfigurationError(f"{name} must be True or False, got {flag!r:.80}.")
-        if not isinstance(max_steps, int) or isinstance(max_steps, bool) or max_steps < 1:
-            raise ConfigurationError(f"max_steps must be a positive integer, got {max_steps!r}.")
-        if not isinstance(step_timeout, (int, float)) or not 0 < step_timeout < math.inf:  # NaN fails too
-            raise ConfigurationError(f"step_timeout must be a positive number of seconds, got {step_timeout!r}.")
-        if not isinstance(max_chars, int) or max_chars < 200:
-            raise ConfigurationError(f"max_chars must be an integer of at least 200, got {max_chars!r}.")
+        strict_actions = check_flag("strict_actions", strict_actions)
+        record_screenshots = check_flag("record_screenshots", record_screenshots)
+        record_timings = check_flag("record_timings", record_timings)
+        max_steps = check_whole("max_steps", max_steps, *MAX_STEPS_RANGE,
+                                hint="WebAgent-R1 uses 15 in training and 30 in evaluation.")
+        max_chars = check_whole("max_chars", max_chars, *MAX_CHARS_RANGE,
+                                hint=f"The default, {DEFAULT_MAX_CHARS}, shows most pages whole.")
+        step_timeout = check_number("step_timeout", step_timeout, 0, MAX_STEP_TIMEOUT_S, above=True,
+                                    hint="It is in seconds (default 60).")
+        if browser_endpoint is not None and not isinstance(browser_endpoint, str):
+            raise ConfigurationError(f"browser_endpoint must be a ws:// or http:// URL or None, got {browser_endpoint!r:.80}.")
         if record_screenshots and backend != "playwright":
             raise ConfigurationError(
                 f"record_screenshots=True needs backend='playwright' (the {backend} backend renders no pixels); "
@@ -168,13 +187,14 @@ class WebArenaEnv(gym.Env[str, str]):
             raise ConfigurationError(f"render_mode must be None or 'ansi', got {render_mode!r}.")
         self.suite, self.split, self.backend_name = suite, split, backend
         self.max_steps, self.max_chars = max_steps, max_chars
-        self.strict_actions, self.judge, self.render_mode = bool(strict_actions), judge, render_mode
+        self.strict_actions, self.judge, self.render_mode = strict_actions, judge, render_mode
         from .evaluators.modes import check_evaluation_mode
 
         self.evaluation = check_evaluation_mode(evaluation)
-        self.record_screenshots = bool(record_screenshots)
-        self.record_timings = bool(record_timings)
+        self.record_screenshots = record_screenshots
+        self.record_timings = record_timings
         self._screenshot: str | None = None
+        self._closed = False
 
         if suite == "webarena-lite" and not (site_urls or site_urls_from_environment()):
             raise ConfigurationError(
@@ -189,8 +209,12 @@ class WebArenaEnv(gym.Env[str, str]):
 
             self.world = World()
         self.backend: Backend = _make_backend(backend, suite, self.world, site_urls, step_timeout, browser_endpoint)
-        all_tasks = load_tasks(suite, split, site_urls=self.backend.sites.urls, tasks=tasks)
-        self.tasks = _select_tasks(all_tasks, task_ids, suite, split)
+        try:
+            all_tasks = load_tasks(suite, split, site_urls=self.backend.sites.urls, tasks=tasks)
+            self.tasks = _select_tasks(all_tasks, task_ids, suite, split)
+        except BaseException:
+            self.close()  # the backend (a browser context) and the world were made: release them
+            raise
         self.tasks_by_id = {t.task_id: t for t in self.tasks}
         # with only some real sites configured, draws skip the tasks of the others (said once)
         self._drawable_tasks = drawable_tasks(self.tasks, source=f"{suite} {split}" if tasks is None else "given",
@@ -214,10 +238,18 @@ class WebArenaEnv(gym.Env[str, str]):
 
         ``options={"keep_task": True}`` keeps the task of this reset for the resets that
         follow without a ``task_id`` (a vector env's autoresets call ``reset()`` bare);
-        a reset with options that do not say ``keep_task`` forgets it.
+        a reset with options that do not say ``keep_task`` forgets it. ``task_id`` follows
+        the rule of the ``task_ids`` argument (an int or a str, matched by type; no float);
+        ``keep_task`` must be True or False.
+
+        Raises:
+            EnvClosedError: The env is closed.
+            UnknownTaskError: ``task_id`` names no task of the env.
         """
+        self._require_open("reset")
         if options is not None and not isinstance(options, Mapping):
             raise ConfigurationError(f"options must be a dict such as {{'task_id': 7}} or None, got {options!r:.80}.")
+        keep_task = check_flag("options['keep_task']", options["keep_task"]) if options and "keep_task" in options else False
         super().reset(seed=seed)
         if options is not None:
             self._kept_task_id = None
@@ -235,7 +267,7 @@ class WebArenaEnv(gym.Env[str, str]):
         unconfigured = unconfigured_sites(task, self.backend.sites.urls)  # its sites, and any its data names
         if unconfigured:
             raise ConfigurationError(_unconfigured_sites_message(task, {PLACEHOLDERS[site] for site in unconfigured}))
-        if options.get("keep_task"):
+        if keep_task:
             self._kept_task_id = task.task_id
         self.task = task
         started = time.perf_counter()
@@ -254,6 +286,13 @@ class WebArenaEnv(gym.Env[str, str]):
         return observation, dict(info)
 
     def step(self, action: str) -> tuple[str, float, bool, bool, dict[str, Any]]:
+        """Carry out one action (see the module docstring for what an agent mistake does).
+
+        Raises:
+            EnvClosedError: The env is closed.
+            gymnasium.error.ResetNeeded: No episode was started.
+        """
+        self._require_open("step")
         if self.task is None:
             raise gym.error.ResetNeeded("Call reset() before step().")
         if self._done:
@@ -316,6 +355,7 @@ class WebArenaEnv(gym.Env[str, str]):
         Returns:
             The episode's reward (0 or 1) and its final info.
         """
+        self._require_open("end_episode")
         if self.task is None:
             raise gym.error.ResetNeeded("Call reset() before end_episode().")
         if not self._done:
@@ -338,12 +378,31 @@ class WebArenaEnv(gym.Env[str, str]):
     def render(self) -> str | None:
         return self._observation if self.render_mode == "ansi" else None
 
+    @property
+    def closed(self) -> bool:
+        """Whether :meth:`close` was called: the env is spent and a new one must be made."""
+        return self._closed
+
     def close(self) -> None:
-        self.backend.close()
+        """Release the env's browser session and world; calling it again does nothing."""
+        if self._closed:
+            return
+        self._closed = True
+        backend = getattr(self, "backend", None)  # absent when __init__ failed before making it
+        if backend is not None:
+            backend.close()
         if self.world is not None:
             self.world.close()
             self.world = None
         super().close()
+
+    def _require_open(self, what: str) -> None:
+        if self._closed:
+            env_id = self.spec.id if self.spec is not None else "WebArenaLite-v0"
+            raise EnvClosedError(
+                f"{what}() on a closed env: close() released its session and world for good. "
+                f"Make a new env with gym.make({env_id!r}, ...)."
+            )
 
     # -- internals --------------------------------------------------------------------
     def _apply(self, action: Action) -> None:
@@ -470,28 +529,38 @@ def _select_tasks(tasks: list[Task], task_ids: Any, suite: str, split: str) -> l
             raise ConfigurationError(f"The {suite} suite has no {split} tasks.")
         return tasks
     by_id = {t.task_id: t for t in tasks}
-    missing = [i for i in task_ids if _task_by_id(by_id, i) is None]
-    if missing:
-        raise UnknownTaskError(_unknown_task_message(missing[0], tasks, suite, split))
+    task_ids = list(task_ids)
+    selected = [_task_by_id(by_id, i) for i in task_ids]
+    if None in selected:
+        raise UnknownTaskError(_unknown_task_message(task_ids[selected.index(None)], tasks, suite, split))
     if not task_ids:
         raise ConfigurationError("task_ids is empty; pass None for all tasks.")
-    return [by_id[i] for i in task_ids]
+    return selected
+
+
+def task_id_key(task_id: Any) -> int | str | None:
+    """The id ``task_id`` names under the one rule for task ids, or None when it names none.
+
+    An int (numpy's too) names the task whose id is that int, a str the task whose id is that
+    str; nothing else names a task: not a bool (True is not task 1), not a float (0.0 is not
+    task 0), not ``"7"`` for task 7 (the official and embedded ids are ints, a task of one's
+    own may have a str id).
+
+    >>> import numpy as np
+    >>> [task_id_key(v) for v in (7, np.int64(7), "shop-7", "7", 7.0, True, [7])]
+    [7, 7, 'shop-7', '7', None, None, None]
+    """
+    if is_whole(task_id):
+        return int(task_id)
+    return task_id if isinstance(task_id, str) else None
 
 
 def _task_by_id(tasks_by_id: dict[Any, Task], task_id: Any) -> Task | None:
-    """The task of an id, or None for an id that names none: a bool (True is not task 1) or an unhashable value."""
-    if isinstance(task_id, bool):
-        return None
-    try:
-        return tasks_by_id.get(task_id)
-    except TypeError:
-        return None
-
-
-def _is_flag(value: Any) -> bool:
-    """Whether ``value`` is a bool (Python's or a numpy scalar's)."""
-    return isinstance(value, bool) or (getattr(getattr(value, "dtype", None), "kind", None) == "b"
-                                       and getattr(value, "shape", None) == ())
+    """The task of an id (see :func:`task_id_key`), or None for an id that names none."""
+    key = task_id_key(task_id)
+    task = tasks_by_id.get(key) if key is not None else None
+    # an int key must not find a str id nor a str key an int one (dict lookup would not mix them anyway)
+    return task if task is not None and type(task.task_id) is type(key) else None
 
 
 def _unread_options_message(keys: list[Any]) -> str:
@@ -505,10 +574,21 @@ def _unread_options_message(keys: list[Any]) -> str:
 
 
 def _unknown_task_message(task_id: Any, tasks: list[Task], suite: str, split: str) -> str:
-    ids = sorted(t.task_id for t in tasks)
-    shown = ", ".join(map(str, ids[:10])) + (f", ... {ids[-1]}" if len(ids) > 10 else "")
+    ids = sorted((t.task_id for t in tasks), key=lambda i: (isinstance(i, str), i))
+    shown = ", ".join(map(repr, ids[:10])) + (f", ... {ids[-1]!r}" if len(ids) > 10 else "")
+    known = set(ids)
+    if task_id_key(task_id) is None:
+        kind = "a bool" if is_flag(task_id) else f"a {type(task_id).__name__}"
+        why = f" A task id is an int such as 7 (or a str, for tasks whose ids are strings), not {kind}."
+        if isinstance(task_id, numbers.Real) and not is_flag(task_id) and float(task_id).is_integer() \
+                and int(task_id) in known:
+            why += f" Pass {int(task_id)}."
+    elif isinstance(task_id, str) and task_id.isascii() and task_id.isdigit() and int(task_id) in known:
+        why = f" Ids are matched by type: pass the int {int(task_id)}, not the string {task_id!r}."
+    else:
+        why = ""
     return (
-        f"Unknown task id {task_id!r} in the {suite} {split} split ({len(ids)} tasks; valid ids: {shown}). "
+        f"Unknown task id {task_id!r:.80} in the {suite} {split} split ({len(ids)} tasks; valid ids: {shown}).{why} "
         "`webarena-gym tasks list` prints them all."
     )
 

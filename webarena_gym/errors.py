@@ -69,6 +69,13 @@ class EnvWorkerError(InfrastructureError):
     """An env worker process died or failed to start; its envs and their episodes are lost."""
 
 
+class EnvClosedError(WebArenaGymError, RuntimeError):
+    """A ``step``, ``reset`` (or another episode call) on an env or vector env after its ``close()``.
+
+    A closed env has released its browser session and its world for good: make a new one.
+    """
+
+
 def user_error_message(exc: BaseException) -> str | None:
     """The one-line message of a fault the user must fix: a webarena-gym error, or a file they named
     that the system refused. ``None`` for anything else, a defect whose traceback should show."""

@@ -22,6 +22,9 @@ while the policy generates for the other half (``step_async`` one half, generate
 ``step_wait``). Group mode runs every env on the same task in separate worlds, as GRPO
 needs for the G rollouts of one prompt.
 
+After ``close()`` (which may be called again), ``reset``, ``step``, ``step_async`` and
+``call`` raise :class:`~webarena_gym.errors.EnvClosedError`: make a new vector env.
+
 An env whose page crashes or hangs (an :class:`~webarena_gym.errors.InfrastructureError`)
 ends its episode truncated, with ``info["episode_end_reason"]`` saying why; it gets a
 fresh session at its next reset, and the other envs carry on.
@@ -42,7 +45,8 @@ import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from .errors import ConfigurationError, InfrastructureError
+from .arguments import check_flag
+from .errors import ConfigurationError, EnvClosedError, InfrastructureError
 
 logger = logging.getLogger(__name__)
 
@@ -155,6 +159,7 @@ class WebArenaVectorBase(VectorEnv):
     def _init_vector(self, num_envs: int, group: bool, autoreset_mode: AutoresetMode | str) -> None:
         if not isinstance(num_envs, int) or isinstance(num_envs, bool) or num_envs < 1:
             raise ConfigurationError(f"num_envs must be a positive integer, got {num_envs!r}.")
+        group = check_flag("group", group)
         mode = AutoresetMode(autoreset_mode)
         if mode not in (AutoresetMode.NEXT_STEP, AutoresetMode.DISABLED):
             raise ConfigurationError(f"autoreset_mode must be NEXT_STEP or DISABLED, got {mode!r}.")
@@ -261,6 +266,7 @@ class WebArenaVectorBase(VectorEnv):
             multiprocessing.TimeoutError: ``timeout`` seconds passed first (call again to keep waiting).
         """
         if not self._stepping:
+            self._require_idle("step_wait")  # closed: say so
             raise ConfigurationError("step_wait() called without a step_async() before it.")
         results = self._collect(timeout)
         rewards = np.zeros(self.num_envs)
@@ -293,7 +299,10 @@ class WebArenaVectorBase(VectorEnv):
 
     def _require_idle(self, what: str) -> None:
         if self.closed:
-            raise ConfigurationError(f"{what}() on a closed vector env.")
+            raise EnvClosedError(
+                f"{what}() on a closed vector env: close() shut its envs down for good. Make a new one with "
+                "webarena_gym.make_vec(...) or gym.make_vec('WebArenaLite-v0', ...)."
+            )
         if self._stepping:
             raise ConfigurationError(f"{what}() while a step_async() waits for its step_wait().")
 

@@ -13,8 +13,13 @@ in-process :class:`~webarena_gym.vector.WebArenaVectorEnv`; this module only hos
 
 Workers start with the ``forkserver`` method (``spawn`` where there is none), never
 ``fork``: the parent may hold a Playwright event loop, torch threads or open SQLite
-handles that a forked child must not inherit. Scripts that create workers therefore need
-the usual ``if __name__ == "__main__":`` guard. An exception in a worker comes back as the
+handles that a forked child must not inherit. Both start a worker by importing the script's
+``__main__`` module again, so scripts that create workers need the usual
+``if __name__ == "__main__":`` guard; without it every worker would make workers of its own.
+That is detected in the worker, which exits at once with :data:`UNGUARDED_MAIN_EXIT_CODE`,
+and the parent raises one :class:`~webarena_gym.errors.ConfigurationError` naming the guard.
+Workers exit quietly when their parent goes away (killed, or ended without closing them).
+An exception in a worker comes back as the
 same exception (with the worker's traceback as a note); a worker that dies is detected
 through its process sentinel and raises :class:`~webarena_gym.errors.EnvWorkerError`,
 never a hang.
@@ -31,6 +36,7 @@ import logging
 import multiprocessing as mp
 import os
 import pickle
+import sys
 import time
 from collections.abc import Callable
 from multiprocessing import connection as mp_connection
@@ -49,6 +55,9 @@ logger = logging.getLogger(__name__)
 START_METHODS = ("forkserver", "spawn")
 #: Seconds ``close`` waits for a worker to close its envs before terminating it.
 CLOSE_TIMEOUT_S = 60.0
+#: The exit status of a worker that found itself making workers while multiprocessing re-imported the
+#: parent's ``__main__`` (a script without the ``if __name__ == "__main__":`` guard): sysexits' EX_CONFIG.
+UNGUARDED_MAIN_EXIT_CODE = 78
 
 
 def default_worker_count() -> int:
@@ -77,6 +86,10 @@ class ProcessVectorEnv(WebArenaVectorBase):
                  wrap: Callable[[gym.Env], gym.Env] | None = None, make_env: Callable[[], gym.Env] | None = None,
                  autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP, start_method: str | None = None,
                  **env_kwargs: Any):
+        if _importing_main_for_a_new_process():
+            # Python's own check would raise in this half-started worker, print its traceback, and leave the
+            # parent a worker that died for no stated reason; exit with a status the parent explains instead.
+            os._exit(UNGUARDED_MAIN_EXIT_CODE)
         self._init_vector(num_envs, group, autoreset_mode)
         workers = default_worker_count() if workers is None else workers
         if not isinstance(workers, int) or isinstance(workers, bool) or workers < 1:
@@ -223,6 +236,10 @@ class ProcessVectorEnv(WebArenaVectorBase):
         process = self._processes[worker]
         process.join(timeout=5)
         code = process.exitcode
+        if code == UNGUARDED_MAIN_EXIT_CODE:
+            self._broken = _unguarded_main_message()
+            self._shutdown()
+            raise ConfigurationError(self._broken) from None  # not the broken pipe it was noticed by
         how = f"was killed by signal {-code}" if code is not None and code < 0 else f"exited with code {code}"
         envs = self.slices[worker]
         self._broken = (
@@ -231,7 +248,7 @@ class ProcessVectorEnv(WebArenaVectorBase):
             "per worker)."
         )
         self._shutdown()
-        raise EnvWorkerError(self._broken)
+        raise EnvWorkerError(self._broken) from None
 
     def _shutdown(self) -> None:
         """Ask every live worker to close its envs, then make sure each process is gone."""
@@ -251,6 +268,31 @@ class ProcessVectorEnv(WebArenaVectorBase):
                 process.join(timeout=5)
             connection.close()
         self._connections, self._processes = [], []
+
+
+def _importing_main_for_a_new_process() -> bool:
+    """Whether multiprocessing is running the parent's ``__main__`` module in a process it is starting.
+
+    The flag is the one Python's own check (``multiprocessing.spawn._check_not_importing_main``)
+    reads: set while a spawned or forkserver child (or the forkserver itself) imports the main module.
+    """
+    return bool(getattr(mp.current_process(), "_inheriting", False))
+
+
+def _unguarded_main_message() -> str:
+    main = getattr(sys.modules.get("__main__"), "__file__", None) or "the main module"
+    return (
+        f"Env worker processes could not start: each one imports {main} again (Python's spawn and forkserver start "
+        "methods do), and its top-level code makes worker processes itself. Put the code that makes them under "
+        "`if __name__ == \"__main__\":`, e.g.\n\n"
+        "    def main():\n"
+        "        envs = webarena_gym.make_vec(8, workers=2)\n"
+        "        ...\n\n"
+        "    if __name__ == \"__main__\":\n"
+        "        main()\n\n"
+        "(\"Safe importing of main module\" in Python's multiprocessing guidelines), or keep the envs in this "
+        "process with workers=0."
+    )
 
 
 def _worker_exception(worker: int, error: Any, *, pid: int) -> BaseException:

@@ -19,6 +19,9 @@ Commands:
   those envs, through wrappers.
 - ``"close"``: close every env and exit.
 
+A worker whose parent has gone away (killed, or exited without closing it) closes its envs and
+exits quietly, whether it was waiting for a command or sending a reply: no traceback.
+
 Each entry runs as :func:`webarena_gym.vector.run_entry` runs it in the in-process vector
 env: an :class:`~webarena_gym.errors.InfrastructureError` raised by a step (a crashed or
 hung page) ends that episode truncated with ``info["episode_end_reason"]``, and the env
@@ -63,7 +66,7 @@ def run_worker(connection: Any, make_env: Callable[[], Any]) -> None:
             if command == "close":
                 close_envs(envs)
                 envs = []
-                connection.send(("ok", None))
+                _send_or_quit(connection, ("ok", None))
                 return
             try:
                 if command == "make":
@@ -86,11 +89,23 @@ def run_worker(connection: Any, make_env: Callable[[], Any]) -> None:
             except Exception as exc:
                 reply = _error_reply(exc)
             try:
-                connection.send(reply)
+                sent = _send_or_quit(connection, reply)
             except (pickle.PicklingError, TypeError, AttributeError) as exc:  # a result that cannot leave the process
-                connection.send(("error", (f"the result of {command!r} cannot be sent to the parent: {exc}", "")))
+                sent = _send_or_quit(connection, ("error", (f"the result of {command!r} cannot be sent to the parent: "
+                                                            f"{exc}", "")))
+            if not sent:
+                return
     finally:
         close_envs(envs)
+
+
+def _send_or_quit(connection: Any, message: Any) -> bool:
+    """Send ``message`` to the parent; False when the parent is gone (its end of the pipe closed)."""
+    try:
+        connection.send(message)
+    except (EOFError, OSError):  # BrokenPipeError, ConnectionResetError: the parent died
+        return False
+    return True
 
 
 def _run_one(envs: list[Any], observations: list[Any], slot: int, kind: str, argument: Any) -> EnvResult:

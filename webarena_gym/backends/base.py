@@ -14,6 +14,9 @@ if TYPE_CHECKING:
     from ..observation import Element, PageObservation
     from .page import EvaluationPage
 
+#: The agent error of ``Press Enter`` with no field in focus, the same on every backend.
+NOTHING_FOCUSED = "Press Enter needs a field to be in focus: Type into it or Click it first."
+
 
 def check_action(action: Action, element: Element | None) -> Action:
     """The action as a backend may carry it out, or an :class:`InvalidActionError` saying why none may.

@@ -24,7 +24,7 @@ from ..observation import UI_SELECT, Element, PageObservation, parse_html, simpl
 from ..sites.spec import SITE_MODULES, app_for, default_base_url
 from ..sites.webapp import SITE_URLS_KEY, WORLD_KEY, default_login_cookies
 from ..sites.world import World
-from .base import SiteMap
+from .base import NOTHING_FOCUSED, SiteMap
 from .page import EvaluationPage
 
 logger = logging.getLogger(__name__)
@@ -320,7 +320,7 @@ class DirectBackend:
 
     def _press_enter(self) -> None:
         if self._focused is None or self._root is None:
-            raise InvalidActionError("Press Enter needs a field to be in focus: Type into it or Click it first.")
+            raise InvalidActionError(NOTHING_FOCUSED)
         node = self._root.getroottree().xpath(self._focused)[0]
         if node.tag == "textarea":
             node.text = (node.text or "") + "\n"

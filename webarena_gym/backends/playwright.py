@@ -34,7 +34,7 @@ from ..observation import (
     simplify_html,
 )
 from ..sites.world import World
-from .base import SiteMap
+from .base import NOTHING_FOCUSED, SiteMap
 from .browser_loop import BrowserLoop
 from .chromium import browser_endpoint as _resolve_endpoint
 from .page import EvaluationPage
@@ -66,6 +66,13 @@ WILL_NAVIGATE_JS = """([selector, action]) => {
   const type = (target.getAttribute('type') || (tag === 'button' ? 'submit' : 'text')).toLowerCase();
   if (action === 'Click') return (tag === 'button' || tag === 'input') && (type === 'submit' || type === 'image');
   return tag === 'input' && !['checkbox', 'radio', 'button', 'reset', 'file'].includes(type);
+}"""
+
+
+# Whether an element other than the page itself has the keyboard focus (what Press Enter acts on).
+HAS_FOCUS_JS = """() => {
+  const focused = document.activeElement;
+  return !!focused && focused !== document.body && focused !== document.documentElement;
 }"""
 
 
@@ -298,6 +305,8 @@ class PlaywrightBackend:
             if await page.go_forward(wait_until="load") is None:
                 raise InvalidActionError("There is no page to go forward to.")
         elif name == "Press Enter":
+            if not await page.evaluate(HAS_FOCUS_JS):  # Chromium would press it on the page, doing nothing
+                raise InvalidActionError(NOTHING_FOCUSED)
             await page.keyboard.press("Enter")
         elif name in ("Scroll Down", "Scroll Up"):
             await page.mouse.wheel(0, 600 if name == "Scroll Down" else -600)
