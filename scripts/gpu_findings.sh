@@ -26,7 +26,8 @@ cd "$(dirname "$0")/.."
 # jinja2, six, tqdm, ...): trainers, the hub client, datasets, the environment's and embedded sites' own needs.
 WHEELS=(trl transformers tokenizers safetensors huggingface-hub hf-xet httpx2 httpcore2 truststore click accelerate peft
         datasets dill multiprocess xxhash fsspec gymnasium farama-notifications cloudpickle html5lib webencodings cssselect
-        flask werkzeug itsdangerous blinker gguf pyyaml)  # gguf, pyyaml: a --base-model FILE.gguf
+        flask werkzeug itsdangerous blinker gguf pyyaml  # gguf, pyyaml: a --base-model FILE.gguf
+        pytest pluggy iniconfig pytest-timeout)  # scripts/gpu_measure.sh's `pytest -m gpu`
 
 wheels=${WHEELS_DIR:-.whl}
 output=${FINDINGS_OUTPUT:-runs/findings_cuda}
@@ -49,22 +50,7 @@ fi
 
 budget=500
 if [[ "${1:-}" =~ ^[0-9]+$ ]]; then budget=$1; shift; fi
-if [[ -d $wheels ]]; then  # once per machine: a resuming call on the same machine finds them installed
-    installed=$(ls "$wheels")
-    if [[ "$(cat /tmp/site/.wheels 2>/dev/null)" != "$installed" ]]; then
-        python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site \
-            "$wheels"/*.whl || { echo "installing the wheels in $wheels failed" >&2; exit 1; }
-        echo "$installed" > /tmp/site/.wheels
-    fi
-    export PYTHONPATH="/tmp/site:$PWD${PYTHONPATH:+:$PYTHONPATH}"
-else
-    export PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}"
-fi
-python3 -c "import torch, trl, datasets, gymnasium, webarena_gym.env, trainers.grpo; \
-from webarena_gym.tasks.embedded import all_families; all_families(); \
-print('torch', torch.__version__, 'cuda', torch.cuda.is_available() and torch.cuda.get_device_name(0))" \
-    || { echo "the experiment's modules do not import: fetch the wheels here (--fetch-wheels) and carry .whl" >&2
-         exit 1; }
+source scripts/gpu_site.sh  # the wheels installed and on PYTHONPATH, the modules checked
 
 export PYTHONUNBUFFERED=1 TRL_EXPERIMENTAL_SILENCE=1
 timeout -s INT -k 30 "$budget" python3 examples/reproduce_findings.py --model-size small --threads 4 --jobs 3 \

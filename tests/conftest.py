@@ -23,6 +23,25 @@ def pytest_configure(config):
     """
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    config.addinivalue_line("markers", "gpu: needs a CUDA device (skipped without one); `pytest -m gpu` on a GPU machine")
+
+
+def pytest_collection_modifyitems(config, items):
+    """Tests marked ``gpu`` skip, saying why, where there is no CUDA device (torch is imported only if one is collected)."""
+    gpu_items = [item for item in items if item.get_closest_marker("gpu")]
+    if not gpu_items:
+        return
+    try:
+        import torch
+    except ImportError:
+        reason = "needs torch with a CUDA device; torch is not installed"
+    else:
+        if torch.cuda.is_available():
+            return
+        reason = (f"needs a CUDA device; torch {torch.__version__} sees none (torch.cuda.is_available() is False): "
+                  "run `pytest -m gpu` or `bash scripts/gpu_measure.sh` on a GPU machine")
+    for item in gpu_items:
+        item.add_marker(pytest.mark.skip(reason=reason))
 
 
 @pytest.fixture
