@@ -54,6 +54,25 @@ def test_the_step_limit_follows_max_turns_and_a_stopped_trajectory_is_scored(fam
     assert metrics["ended_from_outside"] == 1.0 and metrics["success"] == 0.0
 
 
+def test_a_row_names_its_split_and_the_env_plays_it_there(family_demos):
+    demo = family_demos[0]  # a train task; the env's own default split is test
+    row = dataset_rows([demo.task_id], split="train", suite="embedded")[0]
+    env = skyrl_gym.make(row["env_class"], env_config={}, extras={**row, "max_turns": 15})
+    conversation, _ = env.init(row["prompt"])
+    assert conversation[1]["content"].startswith(f"Task: {demo.intent}")
+    for turn in demo.turns:
+        output = env.step(turn.action)
+    assert output["done"] and output["reward"] == 1.0
+    env.close()
+    assert env.get_metrics()["success"] == 1.0  # still readable after close
+
+    clash = skyrl_gym.make(ENV_ID, env_config={"split": "test"}, extras={**row, "max_turns": 15})
+    with pytest.raises(ConfigurationError, match="row's task is from split='train', but this env was built with "
+                                                 "split='test'"):
+        clash.init(row["prompt"])
+    clash.close()
+
+
 @pytest.mark.parametrize(("env_config", "extras", "named"), [
     ({"suite": "embedded"}, {"extra_info": {"task_id": "twelve"}}, "The row's task_id must be an integer, got 'twelve'"),
     ({"suite": "embedded"}, {"task_id": True}, "The row's task_id must be an integer, got True"),

@@ -75,6 +75,30 @@ def test_get_reward_ends_an_unfinished_episode_and_the_step_limit_follows_trl(fa
     assert "There is no element 999" in env.click(element=999)  # an agent mistake, shown, never raised
 
 
+def test_task_dataset_rows_play_in_their_own_split_and_a_pinned_other_split_is_refused(family_demos):
+    from trl import GRPOConfig
+
+    from webarena_gym.errors import ConfigurationError
+
+    args = GRPOConfig(output_dir="/tmp/unused", max_tool_calling_iterations=4, report_to="none", bf16=False)
+    demo = family_demos[0]
+    train_row = task_dataset("train", [demo.task_id])[0]
+    assert (train_row["split"], train_row["suite"]) == ("train", "embedded")
+    env = environment_factory(args, suite="embedded")()  # the README's call: no split, the env follows the rows
+    assert env.reset(**train_row).startswith(f"Task: {demo.intent}")
+    for turn in demo.turns:
+        name, arguments = call_for_action(turn.action)
+        getattr(env, name)(**arguments)
+    assert env.get_reward() == 1.0
+    test_row = task_dataset("test", [9])[0]  # the same pooled env, then given a test task
+    assert env.reset(**test_row).startswith('Task: Search for "monitor headphones"')
+
+    pinned = environment_factory(args, suite="embedded", split="test")()
+    with pytest.raises(ConfigurationError, match="row's task is from split='train', but this env was built with "
+                                                  "split='test'"):
+        pinned.reset(**train_row)
+
+
 @pytest.mark.train
 @pytest.mark.slow
 def test_grpo_trainer_runs_two_steps_and_the_tiny_model_calls_tools_after_sft(family_demos, tmp_path):

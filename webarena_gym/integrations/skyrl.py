@@ -5,7 +5,8 @@ env_config=..., extras=row_extras)`` (it puts its turn limit in ``extras["max_tu
 calls ``init(prompt)`` for the first prompt, then ``step(model_output)`` until ``done``,
 appending each step's ``observations`` to the chat history, and ``close()``. Here the
 task id comes from the dataset row (``extra_info.task_id`` or ``task_id``), the step limit
-follows ``max_turns``, the reward (0 or 1) comes with the last step, and ``close()`` on an
+follows ``max_turns``, the env plays the task in the row's ``extra_info.split`` and
+``suite`` (when the row names them and ``env_config`` does not), the reward (0 or 1) comes with the last step, and ``close()`` on an
 episode the generator stopped early (its context limit) scores it as ended without an answer.
 
 One line::
@@ -61,9 +62,14 @@ def _whole_number(value: Any, what: str) -> int:
     raise ConfigurationError(f"{what} must be an integer, got {value!r:.80}.")
 
 
-def _task_id(extras: Mapping[str, Any]) -> int | None:
+def _row_value(extras: Mapping[str, Any], key: str) -> Any:
+    """A column of the row: top-level, else in ``extra_info``."""
     extra_info = extras.get("extra_info") or {}
-    task_id = extras.get("task_id", extra_info.get("task_id") if isinstance(extra_info, Mapping) else None)
+    return extras.get(key, extra_info.get(key) if isinstance(extra_info, Mapping) else None)
+
+
+def _task_id(extras: Mapping[str, Any]) -> int | None:
+    task_id = _row_value(extras, "task_id")
     return None if task_id is None else _whole_number(task_id, "The row's task_id")
 
 
@@ -98,17 +104,19 @@ class WebArenaTextEnv(BaseTextEnv):
         if self.max_turns < 1:
             raise ConfigurationError(f"max_turns must be a positive integer, got {self.max_turns!r}.")
         self.task_id = _task_id(extras)
+        # Where the row's task lives; env_config's own suite/split win, and start() refuses a clash by name.
+        self._origin = {key: value for key in ("suite", "split") if (value := _row_value(extras, key)) is not None}
         unknown = sorted(set(config) - set(inspect.signature(WebArenaEnv).parameters))
         if unknown:
             raise ConfigurationError(f"Unknown key(s) {unknown} in skyrl_gym_cfg.{ENV_ID}: it takes WebArenaEnv's "
                                      f"arguments (suite, split, backend, max_chars, ...) and {', '.join(_OWN_KEYS)}.")
-        self._episode = TextEpisode(max_steps=self.max_turns, **config)
+        self._episode = TextEpisode(max_steps=self.max_turns, **{**self._origin, **config})
         self._ended_from_outside = False
 
     def init(self, prompt: Sequence[Mapping[str, Any]]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         """The dataset prompt with the task and first page appended (and a system prompt if it has none)."""
         conversation = _messages(prompt)
-        first = self._episode.start(task_id=self.task_id)
+        first = self._episode.start(task_id=self.task_id, **self._origin)
         if not conversation or conversation[0].get("role") != "system":
             conversation.insert(0, {"role": "system", "content": system_prompt(thinking=self.thinking)})
         if conversation[-1].get("role") == "user":
@@ -144,11 +152,17 @@ class WebArenaTextEnv(BaseTextEnv):
         self._episode.close()
 
 
-def dataset_rows(task_ids: Sequence[int], *, thinking: bool = False) -> list[dict[str, Any]]:
-    """Rows of a SkyRL prompt dataset: a system prompt, an empty user turn (``init`` adds the task and page)."""
+def dataset_rows(task_ids: Sequence[int], *, split: str | None = None, suite: str | None = None,
+                 thinking: bool = False) -> list[dict[str, Any]]:
+    """Rows of a SkyRL prompt dataset: a system prompt, an empty user turn (``init`` adds the task and page).
+
+    ``split`` and ``suite``, when given, go into ``extra_info`` beside the task id, and the
+    env plays the task there (``env_config`` need not repeat them).
+    """
     prompt = [{"role": "system", "content": system_prompt(thinking=thinking)}, {"role": "user", "content": ""}]
+    origin = {key: value for key, value in (("split", split), ("suite", suite)) if value is not None}
     return [{"data_source": "webarena-gym", "prompt": prompt, "env_class": ENV_ID,
-             "extra_info": {"task_id": int(task_id)}} for task_id in task_ids]
+             "extra_info": {"task_id": int(task_id), **origin}} for task_id in task_ids]
 
 
 if ENV_ID not in registry:

@@ -40,27 +40,52 @@ class TextEpisode:
     def __init__(self, *, max_steps: int = DEFAULT_MAX_STEPS, **env_kwargs: Any):
         if not isinstance(max_steps, int) or max_steps < 1:
             raise ConfigurationError(f"max_steps must be a positive integer, got {max_steps!r}.")
-        self.env = WebArenaEnv(max_steps=max_steps, **env_kwargs)
+        self._env_kwargs = dict(env_kwargs, max_steps=max_steps)
+        self.env = WebArenaEnv(**self._env_kwargs)
         self.info: dict[str, Any] = {}
         self._started = False
+        self._reward = 0.0
+        self._closed = False
 
     @property
     def done(self) -> bool:
         """Whether the current episode is over (or none was started)."""
         return self.env.episode_over
 
-    def start(self, task_id: Any = None, seed: int | None = None) -> str:
+    def start(self, task_id: Any = None, seed: int | None = None, *, suite: str | None = None,
+              split: str | None = None) -> str:
         """Start an episode (a task id, or one drawn with ``seed``): the task and the first page as one user message.
 
-        An episode still running is first ended and scored (no answer).
+        ``suite`` and ``split`` say where the task id comes from (a dataset row carries them):
+        the env follows them, unless it was built with another suite or split on purpose,
+        which is refused by name. An episode still running is first ended and scored (no answer).
         """
         if self._started and not self.done:
             self.env.end_episode("a new episode started")
+        self._follow(suite=suite, split=split)
         options = {"task_id": int(task_id)} if task_id is not None else None
         observation, self.info = self.env.reset(seed=seed, options=options)
         self._started = True
         return user_turn(observation, url=self.info["url"], intent=self.info["intent"], step=0,
                          max_steps=self.env.max_steps)
+
+    def _follow(self, **wanted: str | None) -> None:
+        """Rebuild the env on the suite and split a row names, when they differ from the current ones."""
+        current = {"suite": self.env.suite, "split": self.env.split}
+        changed = {key: value for key, value in wanted.items() if value is not None and value != current[key]}
+        if not changed:
+            return
+        pinned = {key: self._env_kwargs[key] for key in changed if self._env_kwargs.get(key) is not None}
+        if pinned:
+            given = ", ".join(f"{key}={value!r}" for key, value in changed.items())
+            chosen = ", ".join(f"{key}={value!r}" for key, value in pinned.items())
+            raise ConfigurationError(
+                f"The row's task is from {given}, but this env was built with {chosen}. Build the env with the "
+                f"dataset's {'/'.join(changed)} (or leave {'/'.join(pinned)} out: the env then follows the rows)."
+            )
+        logger.debug("Env follows the row to %s", changed)
+        self.env.close()
+        self.env = WebArenaEnv(**{**self._env_kwargs, **current, **changed})
 
     def act(self, action: str) -> str:
         """Take one action string of the grammar; the text that answers it (the next page, or the end)."""
@@ -74,16 +99,17 @@ class TextEpisode:
 
     def finish(self, reason: str = "ended by the library") -> float:
         """The episode's reward, ending it first (scored without an answer) when the library stopped it early."""
-        if not self._started:
-            return 0.0
+        if not self._started or self._closed:  # after close(): the reward the episode ended with
+            return self._reward
         if not self.done:
             logger.debug("Episode of task %s ended from outside after %s steps: %s",
                          self.info.get("task_id"), self.info.get("step"), reason)
-        reward, self.info = self.env.end_episode(reason)
-        return reward
+        self._reward, self.info = self.env.end_episode(reason)
+        return self._reward
 
     def close(self) -> None:
-        """End a running episode (scored) and release the world."""
-        if self._started and not self.done:
+        """End a running episode (scored; :meth:`finish` still gives its reward) and release the world."""
+        if self._started:
             self.finish("closed")
+        self._closed = True
         self.env.close()

@@ -8,10 +8,12 @@ function per action, docstring from the definition); ``reset`` gives the task an
 first page; ``get_reward`` ends an episode the rollout left unfinished (TRL never tells an
 environment that a rollout is over), scored without an answer as at the step limit.
 
-One line::
+One line (the rows carry their split and suite, and the envs follow them)::
 
     GRPOTrainer(model, args=args, train_dataset=task_dataset("train"),
-                environment_factory=environment_factory(args, suite="embedded"))
+                environment_factory=environment_factory(args))
+
+docs/guide/integrations.md has the whole runnable script.
 
 TRL appends every tool result to the rollout's token sequence, so past pages cannot be
 replaced by placeholders there: WebAgent-R1's context compression does not survive this
@@ -52,9 +54,14 @@ class WebArenaToolEnv:
     def __init__(self, *, max_steps: int = DEFAULT_MAX_STEPS, **env_kwargs: Any):
         self._episode = TextEpisode(max_steps=max_steps, **env_kwargs)
 
-    def reset(self, task_id: Any = None, seed: int | None = None, **row: Any) -> str:
-        """Start the row's task (``task_id``; the other columns are ignored): the task and the first page."""
-        return self._episode.start(task_id=task_id, seed=seed)
+    def reset(self, task_id: Any = None, seed: int | None = None, suite: str | None = None,
+              split: str | None = None, **row: Any) -> str:
+        """Start the row's task: the task and the first page.
+
+        ``task_id`` comes from the row's ``suite`` and ``split`` (:func:`task_dataset` writes
+        them), and the env follows them; the other columns are ignored.
+        """
+        return self._episode.start(task_id=task_id, seed=seed, suite=suite, split=split)
 
     def get_reward(self) -> float:
         """The episode's reward (0 or 1); an episode still running is ended first, without an answer."""
@@ -75,6 +82,8 @@ def environment_factory(args: Any = None, **env_kwargs: Any) -> Callable[[], Web
         args: The ``GRPOConfig``: its ``max_tool_calling_iterations`` (when set) becomes the
             env's ``max_steps``, so an episode ends where TRL stops calling tools.
         **env_kwargs: Passed to :class:`WebArenaToolEnv` (suite, split, task_ids, max_chars, ...).
+            Leave suite and split out to follow the dataset's rows; a row from another suite or
+            split than one given here is refused by name.
     """
     turns = getattr(args, "max_tool_calling_iterations", None)
     if turns is not None and "max_steps" not in env_kwargs:
@@ -82,15 +91,21 @@ def environment_factory(args: Any = None, **env_kwargs: Any) -> Callable[[], Web
     return functools.partial(WebArenaToolEnv, **env_kwargs)
 
 
-def task_rows(task_ids: Sequence[int]) -> list[dict[str, Any]]:
+def task_rows(task_ids: Sequence[int], *, split: str | None = None, suite: str | None = None) -> list[dict[str, Any]]:
     """Dataset rows for ``GRPOTrainer``: the tool-calling system prompt, an empty user turn
-    (``reset`` fills it with the task and the page) and the task id."""
+    (``reset`` fills it with the task and the page), the task id, and where it comes from
+    (``split`` and ``suite`` columns, when given: the env follows them)."""
+    origin = {key: value for key, value in (("split", split), ("suite", suite)) if value is not None}
     return [{"prompt": [{"role": "system", "content": tool_system_prompt()}, {"role": "user", "content": ""}],
-             "task_id": int(task_id)} for task_id in task_ids]
+             "task_id": int(task_id), **origin} for task_id in task_ids]
 
 
 def task_dataset(split: str = "train", task_ids: Sequence[int] | None = None, *, suite: str = "embedded"):
-    """A ``datasets.Dataset`` with one row per task of the split (or per given id)."""
+    """A ``datasets.Dataset`` with one row per task of the split (or per given id of it).
+
+    Every row names its ``split`` and ``suite``, so the envs of
+    ``environment_factory(args)`` play each task where it lives.
+    """
     from datasets import Dataset
 
     if task_ids is None:
@@ -99,7 +114,7 @@ def task_dataset(split: str = "train", task_ids: Sequence[int] | None = None, *,
             task_ids = [task.task_id for task in env.env.tasks]
         finally:
             env.close()
-    return Dataset.from_list(task_rows(task_ids))
+    return Dataset.from_list(task_rows(task_ids, split=split, suite=suite))
 
 
 def tool_schemas() -> list[dict[str, Any]]:
