@@ -149,3 +149,61 @@ def test_bad_report_input_fails_clearly(tmp_path, capsys, caplog):
     assert "No run file" in capsys.readouterr().err
     assert main(["report", str(empty), str(empty), str(empty)]) == 1
     assert "one run or compares two" in capsys.readouterr().err
+
+
+@pytest.mark.browser
+def test_the_report_shows_the_reference_the_code_and_date_and_its_links_open_episodes(runs, chromium, tmp_path):
+    import re
+    from datetime import datetime, timedelta, timezone
+    from importlib.metadata import version
+
+    before, after = runs
+    hit = next(e for e in after.episodes if e.task_id == SHOPPING_HIT)
+    reference = hit.reference["reference_answers"]["exact_match"]
+    assert hit.answer == reference  # the episode keeps what it was scored against
+    report = tmp_path / "report.html"
+    assert main(["report", str(after.path), "-o", str(report)]) == 0
+    page = chromium.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(report.as_uri() + f"#task-{SHOPPING_HIT}")  # a link from elsewhere to one episode opens it
+    assert page.locator(f"#task-{SHOPPING_HIT} > details").evaluate("d => d.open")
+    facts = page.locator(f"#task-{SHOPPING_HIT} dl").inner_text()
+    assert f"answer\n{hit.answer!r}\nreference answer\nexactly: {reference!r}" in facts  # side by side
+    made = page.inner_text("header .made")
+    started = datetime.fromisoformat(after.sessions[0]["date"])
+    assert abs(datetime.now(timezone.utc) - started) < timedelta(days=1)  # the date the run was made
+    assert re.fullmatch(rf"made with webarena-gym {re.escape(version('webarena-gym'))}, commit [0-9a-f]{{7}}"
+                        rf"( with local changes)?, on {started:%Y-%m-%d %H:%M} UTC", made), made
+    page.screenshot(path=str(tmp_path / "episode.png"), full_page=False)
+
+    # A screenshot is a thumbnail beside the step's output and action; a click shows it whole.
+    step = page.locator(f"#task-{SHOPPING_HIT} li.step").first
+    thumbnail, action = step.locator("img.shot").bounding_box(), step.locator(".action").bounding_box()
+    assert thumbnail["width"] <= 240 and action["x"] >= thumbnail["x"] + thumbnail["width"]
+    assert action["y"] < thumbnail["y"] + thumbnail["height"]  # on the same row, not pushed below it
+    step.locator(".shot-button").click()
+    enlarged = page.locator("#lightbox img")
+    assert page.locator("#lightbox").evaluate("d => d.open") and enlarged.bounding_box()["width"] > 4 * thumbnail["width"]
+    page.keyboard.press("Escape")
+    assert not page.locator("#lightbox").evaluate("d => d.open")
+    page.close()
+
+    compare = tmp_path / "compare.html"
+    assert main(["report", str(before.path), str(after.path), "-o", str(compare)]) == 0
+    page = chromium.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(compare.as_uri())
+    episode = page.locator(f"#task-{REDDIT_HIT} > details")
+    assert not episode.evaluate("d => d.open")
+    page.click(f'tr.task-row a[href="#task-{REDDIT_HIT}"]')  # was: jumped to the closed episode
+    assert episode.evaluate("d => d.open") and page.url.endswith(f"#task-{REDDIT_HIT}")
+    assert page.locator(f"#task-{REDDIT_HIT}").is_visible()
+    page.close()
+
+
+def test_a_run_file_from_before_references_and_code_versions_were_recorded_still_renders(tmp_path):
+    old = tmp_path / "old.jsonl"
+    old.write_text('{"schema": "webarena-gym/run-v1", "settings": {"model": "m"}}\n'
+                   '{"task_id": 4, "sites": ["map"], "reward": 0, "steps": 1, "answer": "x", "turns": []}\n',
+                   encoding="utf-8")
+    assert main(["report", str(old), "-o", str(tmp_path / "old.html")]) == 0
+    html = (tmp_path / "old.html").read_text(encoding="utf-8")
+    assert "code version and date not recorded" in html and "not recorded in this run file" in html

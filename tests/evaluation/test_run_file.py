@@ -104,3 +104,35 @@ def test_null_turn_fields_read_as_their_defaults(tmp_path):
     (result,) = read_run(path, strict=True).episodes
     assert result.turns == [StepRecord("stop [42]")] and result.family is None
     assert set(_TURN_FIELDS) == {f.name for f in fields(StepRecord)}  # every field of a turn is checked
+
+
+def test_a_run_records_the_code_and_date_that_made_it_and_each_resume(tmp_path):
+    from importlib.metadata import version
+
+    path = tmp_path / "run.jsonl"
+    with RunWriter(path, {"model": "m"}) as writer:
+        writer.append(episode(1))
+    with RunWriter(path, {"model": "m"}) as writer:  # resumed
+        writer.append(episode(2))
+    run = read_run(path, strict=True)  # the resume line is neither an episode nor a bad line
+    assert [e.task_id for e in run.episodes] == [1, 2] and run.errors == []
+    assert len(run.sessions) == 2
+    for session in run.sessions:
+        assert session["version"] == version("webarena-gym") and session["date"].endswith("+00:00")
+        assert session["commit"] is None or len(session["commit"]) == 40  # a checkout of this project: its commit
+    lines = path.read_text(encoding="utf-8").splitlines()
+    assert json.loads(lines[0])["code"] == run.sessions[0] and json.loads(lines[2])["schema"] == "webarena-gym/resumed-v1"
+
+
+def test_an_episode_keeps_the_reference_it_was_scored_against(tmp_path):
+    reference = {"eval_types": ["string_match"], "reference_answers": {"exact_match": "42"}, "reference_url": None,
+                 "program_html": []}
+    result = episode(1)
+    result.reference = reference
+    path = tmp_path / "run.jsonl"
+    with RunWriter(path, {"model": "m"}) as writer:
+        writer.append(result)
+    assert read_run(path, strict=True).episodes[0].reference == reference
+    bad = json.loads(path.read_text(encoding="utf-8").splitlines()[1]) | {"reference": "42"}
+    with pytest.raises(ValueError, match="field 'reference' must be a JSON object"):
+        EpisodeResult.from_dict(bad)

@@ -66,7 +66,8 @@ def run_policy(env: Any, policy: StepPolicy, task_ids: Iterable[int], *, progres
         if hasattr(policy, "reset"):
             policy.reset(info)
         result = EpisodeResult(task_id, list(info["sites"]), 0.0, 0, None, intent=info["intent"],
-                               template=info.get("intent_template_id"))
+                               template=info.get("intent_template_id"),
+                               reference=env.unwrapped.tasks_by_id[task_id].eval.to_dict())
         while True:
             if hasattr(policy, "page"):
                 policy.page = env.unwrapped.page
@@ -100,8 +101,10 @@ def run_oracle_suite(env: Any, task_ids: Iterable[int], split: str, *, progress:
                      for action, error, url in zip(episode.actions, episode.errors, episode.urls, strict=True)]
             results.append(EpisodeResult(task_id, list(task.sites), episode.reward, len(episode.actions),
                                          episode.info.get("answer"), turns, task.intent,
-                                         family=family_of(task_id, split).name, template=task.intent_template_id))
+                                         family=family_of(task_id, split).name, template=task.intent_template_id,
+                                         reference=task.eval.to_dict()))
         except OracleError as exc:
             results.append(EpisodeResult(task_id, list(task.sites), 0.0, 0, None, intent=task.intent,
-                                         end_reason=f"oracle error: {str(exc)[:500]}", template=task.intent_template_id))
+                                         end_reason=f"oracle error: {str(exc)[:500]}", template=task.intent_template_id,
+                                         reference=task.eval.to_dict()))
     return results

@@ -57,7 +57,9 @@ class EpisodeResult:
     ``end_reason`` is ``"exit"`` (the agent answered), ``"step_limit"`` (truncated) or what
     else ended it. ``family`` names the embedded task family that produced the task; ``template`` is
     the task's ``intent_template_id`` (tasks of one template succeed and fail together: the unit a
-    comparison of two runs resamples, see :mod:`.bootstrap`).
+    comparison of two runs resamples, see :mod:`.bootstrap`). ``reference`` is the task's ``eval``
+    block in WebArena's JSON (reference answers, reference URL, page checks), what the answer was
+    scored against; empty in run files written before it was recorded.
     """
 
     task_id: int
@@ -72,6 +74,7 @@ class EpisodeResult:
     family: str | None = None
     final_url: str = ""
     template: int | None = None
+    reference: dict[str, Any] = field(default_factory=dict)
 
     @property
     def site_group(self) -> str:
@@ -120,6 +123,9 @@ class EpisodeResult:
             raise ValueError(f"field 'sites' must list site names, got {data['sites']!r:.60}")
         for name in ("answer", "family", "intent", "end_reason", "final_url"):
             _check_optional(data, name, str)
+        reference = data.get("reference") or {}
+        if not isinstance(reference, dict):
+            raise ValueError(f"field 'reference' must be a JSON object (a task's eval block), got {reference!r:.60}")
         components = data.get("reward_components") or {}
         if not isinstance(components, dict) or not all(
                 isinstance(value, (int, float)) and not isinstance(value, bool) for value in components.values()):
@@ -134,7 +140,7 @@ class EpisodeResult:
             steps=data["steps"], answer=data.get("answer"), turns=[_turn(index, turn) for index, turn in enumerate(raw_turns)],
             intent=data.get("intent") or "", reward_components={str(k): float(v) for k, v in components.items()},
             end_reason=data.get("end_reason") or "", family=data.get("family"), final_url=data.get("final_url") or "",
-            template=_template(data.get("template")),
+            template=_template(data.get("template")), reference=dict(reference),
         )
 
 

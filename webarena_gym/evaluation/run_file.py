@@ -2,12 +2,16 @@
 
 Layout::
 
-    {"schema": "webarena-gym/run-v1", "settings": {"model": "...", "suite": "embedded", ...}}
+    {"schema": "webarena-gym/run-v1", "settings": {"model": "...", "suite": "embedded", ...},
+     "code": {"version": "0.1.0", "commit": "5bd7c29...", "modified": false, "date": "2025-06-01T21:30:00+00:00"}}
     {"schema": "webarena-gym/episode-v1", "task_id": 3, "reward": 1.0, "turns": [...], ...}
+    {"schema": "webarena-gym/resumed-v1", "code": {...}}
     ...
 
-The first line (the header) holds the settings the run was made with; every other line
-is one :class:`~.results.EpisodeResult`. Each episode is written with one ``write`` and
+The first line (the header) holds the settings the run was made with and the code that made
+it (:func:`code_version`: the package version, the git commit when it runs from a checkout
+of this project, and the date); each time the run is resumed a ``resumed`` line records the
+code again. Every other line is one :class:`~.results.EpisodeResult`. Each episode is written with one ``write`` and
 flushed to disk before the next starts, so a killed run keeps every finished episode; at
 worst its last line is cut short, and :class:`RunWriter` repairs that when the run
 resumes. Files without a header (written by :func:`write_results` without settings, or
@@ -19,8 +23,11 @@ from __future__ import annotations
 import json
 import logging
 import os
+import subprocess
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +37,8 @@ from .results import EpisodeResult
 logger = logging.getLogger(__name__)
 
 RUN_SCHEMA = "webarena-gym/run-v1"
+#: Tag of the line a resumed run appends: the code that plays the episodes after it.
+RESUMED_SCHEMA = "webarena-gym/resumed-v1"
 #: Settings that say where a run was made, not what it measures: they may change when it resumes
 #: (a server restarted on another port serves the same model).
 INFORMATIONAL_SETTINGS = ("endpoint",)
@@ -37,12 +46,17 @@ INFORMATIONAL_SETTINGS = ("endpoint",)
 
 @dataclass
 class RunFile:
-    """What :func:`read_run` found: the settings, the valid episodes (file order) and the bad lines."""
+    """What :func:`read_run` found: the settings, the valid episodes (file order) and the bad lines.
+
+    ``sessions`` holds the :func:`code_version` of each session that wrote the run: the one that
+    started it, then one per resume (empty for files written before they were recorded).
+    """
 
     path: Path
     settings: dict[str, Any] = field(default_factory=dict)
     episodes: list[EpisodeResult] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    sessions: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def name(self) -> str:
@@ -52,6 +66,33 @@ class RunFile:
 
 def _line(data: dict[str, Any]) -> str:
     return json.dumps(data, ensure_ascii=False) + "\n"
+
+
+def code_version() -> dict[str, Any]:
+    """What made a run: ``version`` of the package, ``commit`` and ``modified`` (uncommitted changes to the
+    package) when it runs from a git checkout of this project (None otherwise), and the ``date`` (UTC, ISO 8601)."""
+    try:
+        version = metadata.version("webarena-gym")
+    except metadata.PackageNotFoundError:  # run from a source tree that was never installed
+        version = None
+    commit, modified = None, None
+    package = Path(__file__).resolve().parent.parent
+    try:
+        top = _git(package, "rev-parse", "--show-toplevel")
+        # Only this project's own checkout: an installed copy may sit inside some other repository.
+        if top is not None and (Path(top) / package.name).resolve() == package:
+            commit = _git(package, "rev-parse", "HEAD")
+            changes = _git(package, "status", "--porcelain", "--untracked-files=no", "--", str(package))
+            modified = None if changes is None else bool(changes)
+    except OSError:  # no git
+        pass
+    return {"version": version, "commit": commit, "modified": modified,
+            "date": datetime.now(timezone.utc).isoformat(timespec="seconds")}
+
+
+def _git(folder: Path, *args: str) -> str | None:
+    result = subprocess.run(["git", "-C", str(folder), *args], capture_output=True, text=True, timeout=30)
+    return result.stdout.strip() if result.returncode == 0 else None
 
 
 def read_run(path: str | Path, *, strict: bool = False) -> RunFile:
@@ -74,6 +115,12 @@ def read_run(path: str | Path, *, strict: bool = False) -> RunFile:
                 data = json.loads(line)
                 if number == 1 and isinstance(data, dict) and data.get("schema") == RUN_SCHEMA:
                     run.settings = dict(data.get("settings") or {})
+                    if isinstance(data.get("code"), dict):
+                        run.sessions.append(data["code"])
+                    continue
+                if isinstance(data, dict) and data.get("schema") == RESUMED_SCHEMA:
+                    if isinstance(data.get("code"), dict):
+                        run.sessions.append(data["code"])
                     continue
                 episode = EpisodeResult.from_dict(data)
             except json.JSONDecodeError as exc:
@@ -97,7 +144,7 @@ def write_results(results: Iterable[EpisodeResult], path: str | Path, *, setting
     """Write a whole run file at once (a header first when ``settings`` are given)."""
     with Path(path).open("w", encoding="utf-8", errors="replace") as handle:
         if settings is not None:
-            handle.write(_line({"schema": RUN_SCHEMA, "settings": settings}))
+            handle.write(_line({"schema": RUN_SCHEMA, "settings": settings, "code": code_version()}))
         for result in results:
             handle.write(_line(result.to_dict()))
 
@@ -131,8 +178,10 @@ class RunWriter:
                 self._check_settings(run.settings)
                 self.finished = {episode.task_id: episode for episode in run.episodes}
             self._handle = self.path.open("a" if has_content else "w", encoding="utf-8", errors="replace")
-            if not has_content:
-                self._write(_line({"schema": RUN_SCHEMA, "settings": self.settings}))
+            if has_content:
+                self._write(_line({"schema": RESUMED_SCHEMA, "code": code_version()}))
+            else:
+                self._write(_line({"schema": RUN_SCHEMA, "settings": self.settings, "code": code_version()}))
         except OSError as exc:
             raise ConfigurationError(f"Cannot write the run file {self.path}: {exc.strerror or exc}.") from None
 
@@ -212,7 +261,7 @@ def _is_complete(fragment: bytes) -> bool:
         data = json.loads(fragment.decode("utf-8", errors="replace"))
     except json.JSONDecodeError:
         return False
-    if isinstance(data, dict) and data.get("schema") == RUN_SCHEMA:
+    if isinstance(data, dict) and data.get("schema") in (RUN_SCHEMA, RESUMED_SCHEMA):
         return True
     try:
         EpisodeResult.from_dict(data)

@@ -94,6 +94,7 @@ def run_evaluation(
     successes = sum(r.success for r in done.values())
     slots: list[_Episode | None] = [None] * min(episodes_in_flight, max(len(pending), 1))
     splits, strict = envs.get_attr("split"), envs.get_attr("strict_actions")
+    tasks = {task.task_id: task for task in getattr(envs, "tasks", None) or []}
     try:
         while pending or any(slots):
             free = [i for i, slot in enumerate(slots) if slot is None][: len(pending)]
@@ -101,7 +102,7 @@ def run_evaluation(
                 starting = {i: pending.popleft() for i in free}
                 infos = reset_tasks(envs, starting)
                 for i, task_id in starting.items():
-                    slots[i] = _start(task_id, env_info(infos, i), splits[i])
+                    slots[i] = _start(task_id, env_info(infos, i), splits[i], tasks.get(task_id))
             live = [i for i, slot in enumerate(slots) if slot is not None]
             outputs = _act(policy, [slots[i].messages for i in live])
             actions: list[str | None] = [None] * envs.num_envs
@@ -125,14 +126,16 @@ def run_evaluation(
     return [done[t] for t in wanted if t in done]
 
 
-def _start(task_id: int, info: dict[str, Any], split: str) -> _Episode:
+def _start(task_id: int, info: dict[str, Any], split: str, task: Any) -> _Episode:
     if "messages" not in info:
         raise ConfigurationError(
             "The evaluation envs must give the agent's context in info['messages']: wrap each env in "
             "webarena_gym.wrappers.CompressedHistory (webarena_gym.evaluation.make_agent_envs does)."
         )
     result = EpisodeResult(task_id, list(info["sites"]), 0.0, 0, None, intent=info.get("intent", ""),
-                           family=_family_name(task_id, split, info), template=info.get("intent_template_id"))
+                           family=_family_name(task_id, split, info), template=info.get("intent_template_id"),
+                           # (envs built from explicit task dicts may reuse an id: the intent must match too)
+                           reference=task.eval.to_dict() if task is not None and task.intent == info.get("intent") else {})
     return _Episode(result, info["messages"], info.get("url", ""), info.get("screenshot"))
 
 

@@ -1,9 +1,12 @@
 """A run (or two, compared) as one self-contained HTML file: ``webarena-gym report RUN.jsonl -o report.html``.
 
-The report shows success per site (and per task family on the embedded suite),
-interactions, agent mistakes and tokens; then every episode with, for each step, the page's
-URL, observation and screenshot (when recorded), the model's output, the parsed action and
-the env's error; filters by site and outcome. With two runs (before and after training) a
+The report shows the code version (package version, git commit) and date of each run;
+success per site (and per task family on the embedded suite), interactions, agent mistakes
+and tokens; then every episode with its answer beside the task's reference (answers, URL,
+page checks) and, for each step, the page's URL, observation and screenshot (when recorded:
+a thumbnail beside the step, a click enlarges it), the model's output, the parsed action and
+the env's error; filters by site and outcome. A link to ``report.html#task-N`` (as in the
+per-task table) opens that episode. With two runs (before and after training) a
 per-task table says which tasks were fixed and which regressed, and each episode shows
 both runs side by side. No network is needed to view it.
 

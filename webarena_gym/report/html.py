@@ -49,6 +49,8 @@ def render_report(runs: Sequence[RunFile], *, title: str | None = None, observat
     parts.append('<section id="episodes"><h2>Episodes</h2>')
     parts.extend(_episode(row, labels, observation_chars) for row in rows)
     parts.append("</section>")
+    # One dialog shows any screenshot enlarged (report.js fills it); Escape or a click closes it.
+    parts.append('<dialog id="lightbox" aria-label="screenshot"><img alt=""></dialog>')
     return (
         '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
@@ -67,8 +69,38 @@ def _run_list(runs: Sequence[RunFile], labels: list[str]) -> str:
     for run, label in zip(runs, labels, strict=True):
         settings = ", ".join(f"{k}={v}" for k, v in run.settings.items() if k != "model" and v is not None)
         items.append(f"<li><b>{escape(label)}</b> <span class=\"muted\">{escape(str(run.path))}"
-                     f"{(' · ' + escape(settings)) if settings else ''}</span></li>")
+                     f"{(' · ' + escape(settings)) if settings else ''}</span>"
+                     f'<div class="made">{escape(made_with(run.sessions))}</div></li>')
     return f'<ul class="runs">{"".join(items)}</ul>'
+
+
+def made_with(sessions: Sequence[dict[str, Any]]) -> str:
+    """The code and date of a run, and of each time it was resumed with other code.
+
+    >>> made_with([{"version": "0.1.0", "commit": "5bd7c29e1f", "modified": True, "date": "2025-06-01T21:30:00+00:00"}])
+    'made with webarena-gym 0.1.0, commit 5bd7c29 with local changes, on 2025-06-01 21:30 UTC'
+    >>> made_with([])
+    'code version and date not recorded (a run file from before they were)'
+    """
+    if not sessions:
+        return "code version and date not recorded (a run file from before they were)"
+    text = f"made with {_code(sessions[0])}, on {_date(sessions[0])}"
+    for session in sessions[1:]:
+        same = _code(session) == _code(sessions[0])
+        text += f"; resumed on {_date(session)}" + ("" if same else f" with {_code(session)}")
+    return text
+
+
+def _code(session: dict[str, Any]) -> str:
+    text = f"webarena-gym {session.get('version') or '(version unknown)'}"
+    if session.get("commit"):
+        text += f", commit {str(session['commit'])[:7]}" + (" with local changes" if session.get("modified") else "")
+    return text
+
+
+def _date(session: dict[str, Any]) -> str:
+    date = str(session.get("date") or "an unknown date")
+    return date[:16].replace("T", " ") + " UTC" if date.endswith("+00:00") else date
 
 
 def _rate(cell: tuple[int, int]) -> str:
@@ -162,7 +194,8 @@ def _episode(row: TaskRow, labels: list[str], observation_chars: int | None) -> 
                      for e, label in zip(row.episodes, labels, strict=True))
     columns = "".join(_run_column(e, label, observation_chars) for e, label in zip(row.episodes, labels, strict=True))
     return (f'<article class="episode" id="task-{row.task_id}" {_attrs(row)}><details><summary>{marks} '
-            f'<b>#{row.task_id}</b> <span class="site">{escape(row.site_group)}</span> {escape(row.intent)}</summary>'
+            f'<a class="permalink" href="#task-{row.task_id}" title="link to this episode">#{row.task_id}</a> '
+            f'<span class="site">{escape(row.site_group)}</span> {escape(row.intent)}</summary>'
             f'<div class="columns">{columns}</div></details></article>')
 
 
@@ -170,13 +203,18 @@ def _run_column(episode: EpisodeResult | None, label: str, observation_chars: in
     if episode is None:
         return f'<div class="run"><h3>{escape(label)}</h3><p class="muted">Not in this run.</p></div>'
     components = ", ".join(f"{escape(k)}: {v:g}" for k, v in episode.reward_components.items()) or "–"
+    reference = reference_facts(episode.reference)
     facts = [
         ("reward", f"{episode.reward:g} ({components})"),
         ("answer", "–" if episode.answer is None else repr(episode.answer)),
+        *[(name, text) for name, text in reference if name != "reference URL"],
         ("ended by", episode.end_reason or "–"),
         ("interactions", str(episode.steps)),
         ("final page", episode.final_url or "–"),
+        *[(name, text) for name, text in reference if name == "reference URL"],
     ]
+    if not episode.reference:
+        facts.insert(2, ("reference", "not recorded in this run file"))
     if episode.family:
         facts.insert(0, ("family", episode.family))
     dl = "".join(f"<dt>{escape(k)}</dt><dd>{escape(v) if k != 'reward' else v}</dd>" for k, v in facts)
@@ -187,10 +225,13 @@ def _run_column(episode: EpisodeResult | None, label: str, observation_chars: in
 def _step(number: int, turn: StepRecord, observation_chars: int | None) -> str:
     url = escape(turn.url)
     link = f'<a href="{url}" rel="noreferrer">{url}</a>' if turn.url.startswith(("http://", "https://")) else url
-    parts = [f'<div class="step-head">Step {number} {link}</div>']
+    head = f'<div class="step-head">Step {number} {link}</div>'
+    shot = ""
     if turn.screenshot:
-        parts.append(f'<img class="shot" alt="The page at step {number}" loading="lazy" '
-                     f'src="data:image/png;base64,{escape(turn.screenshot)}">')
+        shot = (f'<button type="button" class="shot-button" title="enlarge" aria-label="Enlarge the page at step {number}">'
+                f'<img class="shot" alt="The page at step {number}" loading="lazy" '
+                f'src="data:image/png;base64,{escape(turn.screenshot)}"></button>')
+    parts: list[str] = []
     parts.append(f'<div class="label">model output</div><pre class="output">{escape(turn.output) or "(empty)"}</pre>')
     action = f"<code>{escape(turn.action)}</code>" if turn.action else '<span class="muted">no valid action</span>'
     parts.append(f'<div class="label">parsed action</div><div class="action">{action}</div>')
@@ -204,4 +245,29 @@ def _step(number: int, turn: StepRecord, observation_chars: int | None) -> str:
         parts.append(f"<details><summary>observation{cut}</summary><pre>{escape(text)}</pre></details>")
     if turn.prompt_tokens is not None or turn.completion_tokens is not None:
         parts.append(f'<div class="muted tokens">tokens: {turn.prompt_tokens} in, {turn.completion_tokens} out</div>')
-    return f'<li class="step{" has-error" if turn.error else ""}">{"".join(parts)}</li>'
+    classes = "step" + (" has-error" if turn.error else "") + (" has-shot" if shot else "")
+    return f'<li class="{classes}">{head}{shot}<div class="step-body">{"".join(parts)}</div></li>'
+
+
+def reference_facts(reference: dict[str, Any]) -> list[tuple[str, str]]:
+    """What an episode was scored against, as (name, text) rows: the task's reference answers, URL and page checks.
+
+    >>> reference_facts({"eval_types": ["string_match"], "reference_answers": {"must_include": ["4", "blue |OR| navy"]}})
+    [('reference answer', "must include: '4'; 'blue' or 'navy'")]
+    """
+    rows = []
+    answers = reference.get("reference_answers") or {}
+    for kind, label in (("exact_match", "exactly"), ("must_include", "must include"), ("fuzzy_match", "close to")):
+        if kind in answers:
+            items = answers[kind] if isinstance(answers[kind], list) else [answers[kind]]
+            shown = "; ".join(" or ".join(repr(alternative) for alternative in str(item).split(" |OR| ")) for item in items)
+            rows.append(("reference answer", f"{label}: {shown}"))
+    if reference.get("reference_url"):
+        note = f" ({reference['url_note']})" if reference.get("url_note") else ""
+        rows.append(("reference URL", " or ".join(str(reference["reference_url"]).split(" |OR| ")) + note))
+    for target in reference.get("program_html") or []:
+        contents = target.get("required_contents") or {}
+        wanted = "; ".join(f"{k.replace('_', ' ')}: {v!r}" for k, v in contents.items())
+        where = "the last page" if target.get("url") in (None, "", "last") else target["url"]
+        rows.append(("page check", f"{where}{' · ' + target['locator'] if target.get('locator') else ''} → {wanted}"))
+    return rows
