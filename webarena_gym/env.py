@@ -33,7 +33,7 @@ from .backends import check_backend
 from .backends.base import Backend, check_action
 from .errors import ConfigurationError, EnvClosedError, InvalidActionError, UnknownTaskError
 from .observation import DEFAULT_MAX_CHARS, PageObservation
-from .spaces import UnicodeText
+from .spaces import ActionText, UnicodeText
 from .tasks.loading import drawable_tasks, load_tasks, unconfigured_sites
 from .tasks.suites import SUITES, resolve_suite
 from .tasks.task import Task
@@ -221,7 +221,7 @@ class WebArenaEnv(gym.Env[str, str]):
                                               site_urls=self.backend.sites.urls)
 
         self.observation_space = UnicodeText(max_length=max_chars + 2_000)
-        self.action_space = UnicodeText(max_length=MAX_ACTION_CHARS)
+        self.action_space = ActionText(max_length=MAX_ACTION_CHARS)  # sample(): a random action of the grammar
         self.task: Task | None = None
         self._steps = 0
         self._scroll = 0

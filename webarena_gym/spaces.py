@@ -1,4 +1,5 @@
-"""Text spaces that accept any unicode string (HTML observations, free-form actions)."""
+"""Text spaces that accept any unicode string (HTML observations, free-form actions); the action space
+samples actions of the grammar."""
 
 from __future__ import annotations
 
@@ -10,6 +11,9 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 from gymnasium.vector.utils import create_shared_memory, read_from_shared_memory, write_to_shared_memory
+
+from .actions import ACTIONS, Action
+from .errors import ConfigurationError
 
 
 class UnicodeText(spaces.Text):
@@ -45,6 +49,54 @@ class UnicodeText(spaces.Text):
 
     def sample(self, mask: Any = None, probability: Any = None) -> str:
         return str(super().sample(mask=mask, probability=probability))
+
+
+class ActionText(UnicodeText):
+    """The env's action space: any string (a text that is no action is an agent mistake, not an error).
+
+    ``sample()`` is a random agent: it draws a well-formed action of the grammar
+    (:data:`webarena_gym.actions.ACTIONS`) with the space's RNG (``space.seed(n)`` repeats the
+    draws): each action equally likely (``exit`` included), an element id from
+    ``0 .. max_element - 1`` (ids number a page's elements in reading order, so small ids are
+    its main content; an id the page lacks is an agent mistake the next observation reports),
+    a text argument or exit message from a few short words. Every sample parses with
+    :func:`webarena_gym.actions.parse_action`. With ``mask`` or ``probability`` (Gymnasium's
+    per-character options of ``Text``) it samples characters as ``Text`` does instead.
+
+    >>> space = ActionText(max_length=1000, seed=0)
+    >>> [space.sample() for _ in range(4)]  # doctest: +NORMALIZE_WHITESPACE
+    ['do(action="Wait")', 'do(action="Scroll Down")',
+     'do(action="Select Dropdown Option", element="1", argument="test")', 'do(action="Click", element="16")']
+    >>> from webarena_gym.actions import parse_action
+    >>> parse_action(space.sample()).name in {spec.name for spec in ACTIONS}
+    True
+    """
+
+    #: What a sampled Type, Search or Select argument, or an exit message, is drawn from.
+    WORDS = ("test", "shoes", "2023", "blue", "N/A", "1", "yes", "Done", "")
+
+    def __init__(self, max_length: int = 1_000_000, *, max_element: int = 20, min_length: int = 0, seed: Any = None):
+        if not isinstance(max_element, int) or isinstance(max_element, bool) or max_element < 1:
+            raise ConfigurationError(f"max_element must be a whole number of at least 1, got {max_element!r}.")
+        self.max_element = max_element
+        super().__init__(max_length=max_length, min_length=min_length, seed=seed)
+
+    def sample(self, mask: Any = None, probability: Any = None) -> str:
+        if mask is not None or probability is not None:
+            return super().sample(mask=mask, probability=probability)
+        spec = ACTIONS[int(self.np_random.integers(len(ACTIONS)))]
+        words = [word for word in self.WORDS if word] if spec.argument else self.WORDS
+        text = str(words[int(self.np_random.integers(len(words)))])
+        if spec.name == "exit":
+            return Action("exit", message=text).to_string()
+        element = int(self.np_random.integers(self.max_element)) if spec.element else None
+        return Action(spec.name, element=element, argument=text if spec.argument else None).to_string()
+
+    def __repr__(self) -> str:
+        return f"ActionText({self.min_length}, {self.max_length}, max_element={self.max_element})"
+
+    def __eq__(self, other: Any) -> bool:
+        return isinstance(other, ActionText) and super().__eq__(other) and self.max_element == other.max_element
 
 
 # Gymnasium's AsyncVectorEnv passes observations through shared memory, which it lays out for a
@@ -103,4 +155,4 @@ class SharedTexts(Sequence):
         return f"SharedTexts({tuple(self)!r:.200})"
 
 
-__all__ = ["UnicodeText"]
+__all__ = ["ActionText", "UnicodeText"]
