@@ -275,16 +275,18 @@ def summary(name: str, stage: dict[str, Any]) -> str:
         return "; ".join(parts)
     if name == "memory_3b" and result.get("probes"):
         fits = "fits" if result.get("paper_step_fits") else "does not fit"
-        line = f"4 x G=8 at {result['probes'][0]['context']} tokens {fits} ({result['attention']})"
+        first = result["probes"][0]
+        line = f"{first['tasks']} x G={first['group']} at {first['context']} tokens {fits} ({result['attention']})"
         if "paper_step_fits_with_sdpa" in result:
             line += f"; with SDPA {'fits' if result['paper_step_fits_with_sdpa'] else 'does not'}"
         if "largest_context_at_group" in result:
-            line += f"; largest context at G=8: {result['largest_context_at_group']}"
+            line += f"; largest context at G={first['group']}: {result['largest_context_at_group']}"
         if "largest_group_at_context" in result:
             line += f"; largest G there: {result['largest_group_at_context']}"
         return line
     if name == "findings" and result.get("summary"):
-        return json.dumps(result["summary"])[:160]
+        arms = result["summary"].get("arms", {})
+        return "held-out greedy success: " + ", ".join(f"{arm} {v['greedy']['mean']:.1%}" for arm, v in arms.items())
     return ""
 
 

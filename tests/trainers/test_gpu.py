@@ -98,6 +98,7 @@ def test_grpo_in_bf16_on_cuda_trains_only_the_action_tokens(tiny_model_dir, shar
         with torch.no_grad(), trainer.compute_loss_context_manager():
             batch["ref_per_token_logps"] = trainer._reference_logps(ids, attention, keep) - 0.5  # policy != reference
     trainer.model.train()
+    trainer.current_gradient_accumulation_steps = trainer.args.gradient_accumulation_steps  # what train() sets
 
     def loss():
         with labelled_positions_scored(True), trainer.compute_loss_context_manager():
@@ -115,10 +116,8 @@ def test_a_grpo_step_in_bf16_on_cuda_has_finite_gradients(tiny_model_dir, shared
     trainer = MultiTurnGRPOTrainer(str(tiny_model_dir), grpo_config(tmp_path, layout=layout, logging_steps=1),
                                    envs=shared_place_envs)
     assert trainer.args.bf16 and trainer.args.gradient_checkpointing  # the CUDA defaults
-    before = {name: p.detach().clone() for name, p in trainer.model.named_parameters()}
     trainer.train()
-    finite_grad_norms(trainer)
+    finite_grad_norms(trainer)  # a random model's rewards may all be 0: the masks' test has the gradients that move
     log = trainer.state.log_history[0]
     assert log["memory/peak_gib"] > 0 and log["time/generated_tokens_per_s"] > 0
-    changed = [n for n, p in trainer.model.named_parameters() if not torch.equal(before[n], p.detach())]
-    assert changed and all(torch.isfinite(p).all() for p in trainer.model.parameters())
+    assert all(torch.isfinite(p).all() for p in trainer.model.parameters())
