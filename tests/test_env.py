@@ -201,6 +201,24 @@ def test_typing_into_a_link_is_an_agent_error(env):
     assert info["last_action_error"] == f"Element {link.id} (<a>) is not a text field; Type needs one."
 
 
+@pytest.mark.parametrize("backend", ["direct", pytest.param("playwright", marks=pytest.mark.browser)])
+def test_press_enter_with_nothing_focused_is_the_same_agent_error_on_both_backends(backend):
+    e = gym.make("WebArenaLite-v0", suite="embedded", backend=backend, max_steps=5)
+    try:
+        _, info = e.reset(options={"task_id": first_task_of("shopping").task_id})
+        start = info["url"]
+        observation, reward, terminated, _, info = e.step('do(action="Press Enter")')
+        # was, on playwright: no error (Chromium pressed Enter on the page body, which does nothing)
+        assert info["last_action_error"] == "Press Enter needs a field to be in focus: Type into it or Click it first."
+        assert observation.startswith(f"[Error: {info['last_action_error']}]") and info["url"] == start
+        search = next(el for el in e.unwrapped.page.elements if el.is_text_field() and el.input_type == "text")
+        e.step(f'do(action="Type", element="{search.id}", argument="shoes")')
+        *_, info = e.step('do(action="Press Enter")')  # a focused field: Enter submits its form
+        assert not info["last_action_error"] and "shoes" in info["url"] and info["url"] != start
+    finally:
+        e.close()
+
+
 def test_oracle_earns_one_and_wrong_answer_or_stalling_earns_zero():
     task = first_task_of("shopping")
     e = gym.make("WebArenaLite-v0", suite="embedded", max_steps=30)

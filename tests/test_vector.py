@@ -168,3 +168,23 @@ def test_gymnasium_async_vector_env_with_autoreset_disabled():
         envs.reset(options={"task_id": int(first["task_id"][0])})
     finally:
         envs.close()
+
+
+def test_unicode_text_travels_through_shared_memory_as_written():
+    import copy
+
+    from gymnasium.vector.utils import create_shared_memory, read_from_shared_memory, write_to_shared_memory
+
+    from webarena_gym.spaces import UnicodeText
+
+    space = UnicodeText(max_length=12)
+    memory = create_shared_memory(space, n=3)
+    view = read_from_shared_memory(space, memory, n=3)  # read once, as AsyncVectorEnv does: a live view
+    texts = ['<a id="0">é\n', "", "\ud800 — 12 chars"[:12]]
+    for i, text in enumerate(texts):
+        write_to_shared_memory(space, i, text, memory)
+    assert list(view) == texts and copy.deepcopy(view) == tuple(texts) and type(copy.deepcopy(view)) is tuple
+    write_to_shared_memory(space, 0, "next", memory)
+    assert view[0] == "next"
+    with pytest.raises(ValueError, match="at most 12 characters"):
+        write_to_shared_memory(space, 1, "x" * 13, memory)

@@ -6,6 +6,8 @@ import functools
 import multiprocessing as mp
 import os
 import signal
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -131,3 +133,67 @@ def test_the_evaluation_runner_refuses_envs_that_autoreset():
             run_evaluation(envs, None, [envs.task_ids[0]], progress=False)  # refused before any policy call
     finally:
         envs.close()
+
+
+PARENT_KILLED_MID_STEP = '''
+import os, signal, time
+import gymnasium as gym
+import webarena_gym
+
+
+class UntilParentGone(gym.Wrapper):
+    """Steps only once this script's process is gone, so that the reply finds no one to read it."""
+
+    def step(self, action):
+        while True:
+            try:
+                os.kill(int(os.environ["PARENT_PID"]), 0)
+            except ProcessLookupError:
+                return self.env.step(action)
+            time.sleep(0.05)
+
+
+if __name__ == "__main__":
+    os.environ["PARENT_PID"] = str(os.getpid())
+    envs = webarena_gym.make_vec(2, workers=2, suite="embedded", wrap=UntilParentGone)
+    envs.reset(seed=0)
+    print(*envs.worker_pids, flush=True)
+    envs.step_async(['do(action="Wait")'] * 2)
+    os.kill(os.getpid(), signal.SIGKILL)
+'''
+
+
+def _exited(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] == "Z"  # a zombie has exited, awaiting its reaper
+    except FileNotFoundError:
+        return True
+
+
+def test_workers_exit_quietly_when_their_parent_is_killed(tmp_path):
+    script = tmp_path / "parent.py"
+    script.write_text(PARENT_KILLED_MID_STEP)
+    parent = subprocess.Popen([sys.executable, str(script)], cwd=tmp_path, text=True,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    pids = [int(pid) for pid in parent.stdout.readline().split()]
+    parent.wait()  # reaped: the workers' step goes on, and its reply meets a closed pipe
+    _, stderr = parent.communicate(timeout=600)  # a hang guard: stderr ends when every worker has exited
+    assert parent.returncode == -signal.SIGKILL and len(pids) == 2
+    assert all(_exited(pid) for pid in pids)
+    assert "Traceback" not in stderr and "BrokenPipeError" not in stderr, stderr  # was: one traceback per worker
+
+
+def test_a_script_without_the_main_guard_gets_one_error_naming_it(tmp_path):
+    script = tmp_path / "unguarded.py"
+    script.write_text('import webarena_gym\n\nenvs = webarena_gym.make_vec(2, workers=2, suite="embedded")\n'
+                      'envs.close()\n')
+    run = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 1
+    # was: about 170 lines, a traceback per worker (multiprocessing's bootstrapping RuntimeError), then an
+    # EnvWorkerError whose last hint was about memory
+    assert run.stderr.count("Traceback") == 1 and "RuntimeError" not in run.stderr and "memory" not in run.stderr
+    last = run.stderr[run.stderr.index("webarena_gym.errors.ConfigurationError: "):]
+    assert last.startswith(f"webarena_gym.errors.ConfigurationError: Env worker processes could not start: each one "
+                           f"imports {script} again")
+    assert 'Put the code that makes them under `if __name__ == "__main__":`' in last

@@ -588,9 +588,17 @@ def _unknown_task_message(task_id: Any, tasks: list[Task], suite: str, split: st
     else:
         why = ""
     return (
-        f"Unknown task id {task_id!r:.80} in the {suite} {split} split ({len(ids)} tasks; valid ids: {shown}).{why} "
+        f"Unknown task id {_preview(task_id)} in the {suite} {split} split ({len(ids)} tasks; valid ids: {shown}).{why} "
         "`webarena-gym tasks list` prints them all."
     )
+
+
+def _preview(value: Any) -> str:
+    """``repr(value)`` cut to 80 characters; an int too long for Python to print is described instead."""
+    try:
+        return f"{value!r:.80}"
+    except ValueError:  # CPython refuses to print an int of more than 4,300 digits
+        return f"<an int of about {int(value.bit_length() * 0.30103) + 1} digits>"
 
 
 __all__ = ["WebArenaEnv", "SUITES"]
