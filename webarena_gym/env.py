@@ -20,6 +20,7 @@ import copy
 import difflib
 import logging
 import numbers
+import os
 import time
 import warnings
 from collections.abc import Mapping
@@ -116,6 +117,10 @@ class WebArenaEnv(gym.Env[str, str]):
             Playwright browser server (``python -m playwright launch-server --browser chromium``) or the
             ``http://`` endpoint of a Chromium with ``--remote-debugging-port``. Default: ``$WA_BROWSER_WS``,
             else Chromium is launched on this machine.
+        leases: Real sites: a lease service (``http://host:port``, from ``webarena-gym sites
+            lease-service``; default ``$WA_LEASES``). Every episode then runs on replicas of the
+            sites leased for it alone (reading tasks may share one), ``info["replicas"]`` names
+            them, and a replica a writing episode used is recycled before anyone leases it again.
         record_screenshots: Playwright backend: a PNG of the viewport (base64) in every info.
         record_timings: Wall-clock seconds of each step's parts in ``info["timings"]`` (a
             :class:`Timings`), for profiling. Off by default: no two runs measure the same seconds,
@@ -146,6 +151,7 @@ class WebArenaEnv(gym.Env[str, str]):
         record_screenshots: bool = False,
         record_timings: bool = False,
         browser_endpoint: str | None = None,
+        leases: str | None = None,
     ):
         chosen_by_default = suite is None and tasks is None
         suite = resolve_suite(suite)
@@ -196,7 +202,10 @@ class WebArenaEnv(gym.Env[str, str]):
         self._screenshot: str | None = None
         self._closed = False
 
-        if suite == "webarena-lite" and not (site_urls or site_urls_from_environment()):
+        if leases is not None and (not isinstance(leases, str) or backend != "playwright"):
+            raise ConfigurationError(f"leases must be a lease service URL (http://host:port) on the playwright backend, "
+                                     f"got {leases!r:.80} on the {backend} backend.")
+        if suite == "webarena-lite" and not (site_urls or site_urls_from_environment() or leases or os.environ.get("WA_LEASES")):
             raise ConfigurationError(
                 "suite='webarena-lite' needs the real WebArena sites, and none is configured. Set WA_SHOPPING, "
                 "WA_SHOPPING_ADMIN, WA_REDDIT, WA_GITLAB, WA_MAP, WA_WIKIPEDIA and WA_HOMEPAGE (after "
@@ -208,7 +217,8 @@ class WebArenaEnv(gym.Env[str, str]):
             from .sites.world import World
 
             self.world = World()
-        self.backend: Backend = _make_backend(backend, suite, self.world, site_urls, step_timeout, browser_endpoint)
+        self.backend: Backend = _make_backend(backend, suite, self.world, site_urls, step_timeout, browser_endpoint,
+                                              leases)
         try:
             all_tasks = load_tasks(suite, split, site_urls=self.backend.sites.urls, tasks=tasks)
             self.tasks = _select_tasks(all_tasks, task_ids, suite, split)
@@ -231,6 +241,7 @@ class WebArenaEnv(gym.Env[str, str]):
         self._observation = ""
         self._page: PageObservation | None = None
         self._info: dict[str, Any] = {}
+        self._episode_info: dict[str, Any] = {}  # the last episode's replicas, kept in infos after its lease ends
 
     # -- Gymnasium API ----------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[str, dict[str, Any]]:
@@ -269,8 +280,10 @@ class WebArenaEnv(gym.Env[str, str]):
             raise ConfigurationError(_unconfigured_sites_message(task, {PLACEHOLDERS[site] for site in unconfigured}))
         if keep_task:
             self._kept_task_id = task.task_id
-        self.task = task
         started = time.perf_counter()
+        # with a lease service (the real sites' replicas) the episode runs on replicas of its own
+        begin_episode = getattr(self.backend, "begin_episode", None)
+        self.task = task = begin_episode(task) if begin_episode is not None else task
         if self.world is not None:
             self.world.reset()
         self.backend.start(task.start_url, allowed_sites=tuple(task.sites),
@@ -328,6 +341,7 @@ class WebArenaEnv(gym.Env[str, str]):
             evaluate_started = time.perf_counter()
             reward, components = self._evaluate(answer)
             self._final_reward = reward
+            self._end_lease()
             timings["evaluation_s"] = time.perf_counter() - evaluate_started
         observation = self._render_observation(error)
         info = self._base_info()
@@ -361,6 +375,7 @@ class WebArenaEnv(gym.Env[str, str]):
         if not self._done:
             self._done = True
             self._final_reward, components = self._evaluate(None)
+            self._end_lease()
             self._info = dict(self._base_info(), last_action="", last_action_error="", reward_components=components,
                               answer=None, episode_end_reason=reason, **self._timings({}))
         return self._final_reward, copy.deepcopy(self._info)
@@ -390,6 +405,7 @@ class WebArenaEnv(gym.Env[str, str]):
         self._closed = True
         backend = getattr(self, "backend", None)  # absent when __init__ failed before making it
         if backend is not None:
+            self._end_lease()
             backend.close()
         if self.world is not None:
             self.world.close()
@@ -461,6 +477,13 @@ class WebArenaEnv(gym.Env[str, str]):
         )
         return float(result.reward), dict(result.components)
 
+    def _end_lease(self) -> None:
+        """Return the episode's replicas (evaluated already: the evaluators read them)."""
+        end_episode = getattr(self.backend, "end_episode", None)
+        if end_episode is not None:
+            self._episode_info = dict(self.backend.episode_info)
+            end_episode()
+
     def _capture(self) -> None:
         if self.record_screenshots:
             png = self.backend.screenshot()
@@ -486,6 +509,7 @@ class WebArenaEnv(gym.Env[str, str]):
             "action_description": describe_actions(),
             **template,
             **screenshot,
+            **(getattr(self.backend, "episode_info", None) or self._episode_info),
         }
 
 
@@ -503,7 +527,7 @@ def _announce_embedded_default() -> None:
 
 
 def _make_backend(name: str, suite: str, world: Any, site_urls: dict[str, str] | None,
-                  step_timeout: float, browser_endpoint: str | None) -> Backend:
+                  step_timeout: float, browser_endpoint: str | None, leases: str | None = None) -> Backend:
     if name == "direct":
         from .backends.direct import DirectBackend
 
@@ -511,7 +535,7 @@ def _make_backend(name: str, suite: str, world: Any, site_urls: dict[str, str] |
     from .backends.playwright import PlaywrightBackend
 
     return PlaywrightBackend(world=world, site_urls=site_urls if suite != "embedded" else None,
-                             step_timeout=step_timeout, browser_endpoint=browser_endpoint)
+                             step_timeout=step_timeout, browser_endpoint=browser_endpoint, leases=leases)
 
 
 def _unconfigured_sites_message(task: Task, placeholders: set[str]) -> str:

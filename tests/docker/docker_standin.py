@@ -47,6 +47,27 @@ esac
 """
 
 
+# A writable store, like a real site's database: POST /cgi-bin/notes adds a note (kept in the
+# container's own filesystem), GET lists them with their count. Each replica has its own.
+NOTES_CGI = r"""#!/bin/sh
+if [ "$REQUEST_METHOD" = "POST" ]; then
+  body=$(head -c "${CONTENT_LENGTH:-0}")
+  echo "${body#note=}" >> /www/data/notes
+  printf 'HTTP/1.1 303 See Other\r\nLocation: /cgi-bin/notes\r\nContent-Length: 0\r\n\r\n'
+  exit 0
+fi
+count=0
+items=""
+if [ -f /www/data/notes ]; then
+  while read -r line; do count=$((count + 1)); items="$items<li>note: $line</li>"; done < /www/data/notes
+fi
+printf 'HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n'
+echo "<!doctype html><html><body><h1>Notes</h1><p>notes stored: $count</p><ul>$items</ul>"
+echo '<form method="post" action="/cgi-bin/notes"><label for="note">Note</label><input id="note" name="note">'
+echo '<button type="submit">Save</button></form></body></html>'
+"""
+
+
 def free_port() -> int:
     """A TCP port nothing listens on right now."""
     with socket.socket() as probe:
@@ -79,8 +100,8 @@ def rootfs_tar(busybox: Path) -> bytes:
             info.size = len(data) if kind == tarfile.REGTYPE else 0
             tar.addfile(info, io.BytesIO(data) if kind == tarfile.REGTYPE else None)
 
-        for folder in ("bin", "tmp", "www", "www/cgi-bin", "www/config"):
-            add(folder, mode=0o1777 if folder == "tmp" else 0o755, kind=tarfile.DIRTYPE)
+        for folder in ("bin", "tmp", "www", "www/cgi-bin", "www/config", "www/data"):
+            add(folder, mode=0o1777 if folder in ("tmp", "www/data") else 0o755, kind=tarfile.DIRTYPE)
         add("bin/busybox", busybox.read_bytes(), mode=0o755)
         for applet in ("sh", "nc", "cat", "head", "mkdir", "echo", "httpd", "false"):
             add(f"bin/{applet}", kind=tarfile.SYMTYPE, link="busybox")
@@ -89,6 +110,7 @@ def rootfs_tar(busybox: Path) -> bytes:
         add("www/login.html", LOGIN_PAGE.encode())
         add("www/cgi-bin/login", LOGIN_CGI.encode(), mode=0o755)
         add("www/cgi-bin/account", ACCOUNT_CGI.encode(), mode=0o755)
+        add("www/cgi-bin/notes", NOTES_CGI.encode(), mode=0o755)
     return buffer.getvalue()
 
 

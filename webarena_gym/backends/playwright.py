@@ -34,6 +34,7 @@ from ..observation import (
     simplify_html,
 )
 from ..sites.world import World
+from ..tasks.task import Task
 from .base import NOTHING_FOCUSED, SiteMap
 from .browser_loop import BrowserLoop
 from .chromium import browser_endpoint as _resolve_endpoint
@@ -106,17 +107,19 @@ class PlaywrightBackend:
             written by ``webarena-gym sites login``); default ``$WA_AUTH_DIR`` or ``./.auth``.
         step_timeout: Seconds one backend call may take before the page counts as hung.
         browser_endpoint: A remote browser to use (default: ``$WA_BROWSER_WS``, else launch Chromium here).
+        leases: A lease service for the real sites' replicas (default: ``$WA_LEASES``; see
+            :mod:`.site_leases`): each episode then browses replicas of its own.
     """
 
     name = "playwright"
 
     def __init__(self, world: World | None = None, site_urls: dict[str, str] | None = None,
                  storage_state_dir: str | Path | None = None, step_timeout: float = 60.0,
-                 browser_endpoint: str | None = None):
+                 browser_endpoint: str | None = None, leases: str | None = None):
         self.browser_endpoint = _resolve_endpoint(browser_endpoint)
         self.step_timeout = step_timeout
         self.browsed_sites: PlaywrightSites = (
-            EmbeddedSites(world) if world is not None else RealSites(site_urls, storage_state_dir)
+            EmbeddedSites(world) if world is not None else RealSites(site_urls, storage_state_dir, leases)
         )
         self._sites = SiteMap(self.browsed_sites.urls)
         self._browser = BrowserLoop.get(self.browser_endpoint)
@@ -134,6 +137,19 @@ class PlaywrightBackend:
     def sites(self) -> SiteMap:
         return self._sites
 
+    def begin_episode(self, task: Task) -> Task:
+        """The task as this episode runs it (on leased replicas of the real sites, with a lease service)."""
+        return self.browsed_sites.begin_episode(task)
+
+    def end_episode(self) -> None:
+        """Return what :meth:`begin_episode` leased."""
+        self.browsed_sites.end_episode()
+
+    @property
+    def episode_info(self) -> dict[str, Any]:
+        """Which replicas serve the episode (empty without leases)."""
+        return self.browsed_sites.episode_info
+
     @property
     def url(self) -> str:
         return self._page.url if self._page is not None else ""
@@ -146,7 +162,7 @@ class PlaywrightBackend:
 
     def start(self, start_url: str, *, allowed_sites: tuple[str, ...], logged_in: tuple[str, ...] = (),
               storage_state: str | None = None) -> None:
-        self._sites = self._sites.for_task(allowed_sites)
+        self._sites = SiteMap(self.browsed_sites.urls).for_task(allowed_sites)  # leased replicas move per episode
         if not self._browser.connected():
             self._browser = BrowserLoop.get(self.browser_endpoint)
         state = self.browsed_sites.storage_state(logged_in, storage_state)

@@ -25,10 +25,12 @@ from ..webarena_sites import (
     site_urls_from_environment,
     sites_of_login_state,
 )
+from .site_leases import Lease, LeaseClient, rebase_task, task_writes
 
 if TYPE_CHECKING:
     from ..sites.server import SiteServer
     from ..sites.world import World
+    from ..tasks.task import Task
 
 _server_lock = threading.Lock()
 _embedded_server: SiteServer | None = None
@@ -65,6 +67,16 @@ class PlaywrightSites(Protocol):
     def storage_state(self, logged_in: tuple[str, ...], task_state: str | None) -> dict[str, Any]:
         """Cookies (and origins) of a new browser context, logged in on the sites ``logged_in`` names."""
 
+    def begin_episode(self, task: Task) -> Task:
+        """The task as the episode runs it (moved onto leased replicas, where there are leases)."""
+
+    def end_episode(self) -> None:
+        """Return what :meth:`begin_episode` leased."""
+
+    @property
+    def episode_info(self) -> dict[str, Any]:
+        """What ``info`` says about the sites of the episode."""
+
     def close(self) -> None:
         """Release what these sites hold for the backend."""
 
@@ -89,6 +101,16 @@ class EmbeddedSites:
         pairs = [(WORLD_COOKIE, self.world.token), *default_login_cookies(logged_in)]
         return {"cookies": [_cookie(name, value, host) for name, value in pairs], "origins": []}
 
+    def begin_episode(self, task: Task) -> Task:
+        return task  # the env's world is its own: nothing to lease
+
+    def end_episode(self) -> None:
+        pass
+
+    @property
+    def episode_info(self) -> dict[str, Any]:
+        return {}
+
     def close(self) -> None:
         embedded_server().pool.discard(self.world)
 
@@ -101,15 +123,54 @@ class RealSites:
         site_urls: Base URL per site (default: the ``WA_*`` variables).
         storage_state_dir: Where the login states are (``<site>_state.json``); default
             ``$WA_AUTH_DIR`` or ``./.auth``.
+        leases: A lease service (its URL or a :class:`LeaseClient`; default ``$WA_LEASES``):
+            each episode then runs on replicas leased for it (:mod:`.site_leases`), its login
+            states come from the replicas' folders, and the lease is returned when it ends.
     """
 
     well_formed = False
     force_actions = False
 
-    def __init__(self, site_urls: dict[str, str] | None = None, storage_state_dir: str | Path | None = None):
+    def __init__(self, site_urls: dict[str, str] | None = None, storage_state_dir: str | Path | None = None,
+                 leases: str | LeaseClient | None = None):
         self.world: World | None = None
-        self.urls = dict(site_urls or site_urls_from_environment())
+        leases = leases if leases is not None else os.environ.get("WA_LEASES") or None
+        self.leases = LeaseClient(leases) if isinstance(leases, str) else leases
+        self.urls = dict(site_urls or site_urls_from_environment() or (self.leases.sites() if self.leases else {}))
+        self.configured_urls = dict(self.urls)  # the URLs the tasks were resolved with
         self.storage_state_dir = Path(storage_state_dir or os.environ.get("WA_AUTH_DIR") or ".auth")
+        self.lease: Lease | None = None
+
+    def begin_episode(self, task: Task) -> Task:
+        """Lease a replica of each of the task's sites (with a lease service) and move the task onto them.
+
+        Without a lease service the task is returned as is. A lease still held (an episode
+        left unfinished) is returned first, as dirty when that episode could write.
+        """
+        if self.leases is None:
+            return task
+        self.end_episode()
+        self.lease = self.leases.acquire(tuple(task.sites), writes=task_writes(task))
+        self.urls = {**self.configured_urls, **self.lease.urls}
+        return rebase_task(task, self.configured_urls, self.lease.urls)
+
+    def end_episode(self) -> None:
+        """Return the episode's lease (its replicas are recycled when the task writes)."""
+        lease, self.lease = self.lease, None
+        if lease is not None and self.leases is not None:
+            self.leases.release(lease)
+
+    @property
+    def episode_info(self) -> dict[str, Any]:
+        """What ``info`` says about the replicas of the episode (empty without leases)."""
+        if self.lease is None:
+            return {}
+        return {"replicas": dict(self.lease.replicas), "lease_id": self.lease.lease_id}
+
+    def _state_dir(self, site: str) -> Path:
+        if self.lease is not None and site in self.lease.auth_dirs:
+            return Path(self.lease.auth_dirs[site])
+        return self.storage_state_dir
 
     def storage_state(self, logged_in: tuple[str, ...], task_state: str | None) -> dict[str, Any]:
         """The task's own ``storage_state`` file (WebArena names one per site combination, e.g.
@@ -123,14 +184,15 @@ class RealSites:
         """
         if not logged_in:
             return {"cookies": [], "origins": []}
-        if task_state and (self.storage_state_dir / Path(task_state).name).exists():
-            return _read_state(self.storage_state_dir / Path(task_state).name)
+        folder = self._state_dir(logged_in[0])
+        if task_state and (folder / Path(task_state).name).exists():
+            return _read_state(folder / Path(task_state).name)
         needed = (sites_of_login_state(task_state) or logged_in) if task_state else ()
         cookies: list[dict[str, Any]] = []
         origins: list[dict[str, Any]] = []
         missing: list[Path] = []
         for site in dict.fromkeys((*needed, *logged_in)):
-            path = self.storage_state_dir / login_state_name([site])
+            path = self._state_dir(site) / login_state_name([site])
             if path.exists():
                 state = _read_state(path)
                 cookies.extend(state.get("cookies", []))
@@ -138,11 +200,13 @@ class RealSites:
             elif site in needed:
                 missing.append(path)
         if missing:
-            raise LoginStateError(_missing_state_message(task_state or "", needed, self.storage_state_dir, missing))
+            raise LoginStateError(_missing_state_message(task_state or "", needed, folder, missing))
         return {"cookies": cookies, "origins": origins}
 
     def close(self) -> None:
-        pass
+        if self.leases is not None:
+            self.lease = None
+            self.leases.close()
 
 
 def start_page_error(start_url: str, final_url: str, status: int, status_text: str, site: str | None) -> str:
