@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from webarena_gym.env import WebArenaEnv  # noqa: E402
 from webarena_gym.oracle_runner import play  # noqa: E402
-from webarena_gym.tasks.embedded_suite import embedded_tasks, family_of  # noqa: E402
+from webarena_gym.suites.embedded import embedded_tasks, family_of  # noqa: E402
 
 
 def record_trajectories(count: int) -> list[tuple[int, list[str], list[str]]]:

@@ -36,7 +36,7 @@ def project_tokenizer(task_ids: list[int] | None = None) -> Any:
     """This project's tokenizer, learnt from the oracle's demonstrations of ``task_ids`` (default: a few families)."""
     from trainers.tiny import demonstration_texts, train_tokenizer
     from webarena_gym.demos import record_oracle_demonstrations
-    from webarena_gym.tasks.embedded_suite import family_task_ids
+    from webarena_gym.suites.embedded import family_task_ids
 
     task_ids = task_ids if task_ids is not None else family_task_ids("train", TOKENIZER_FAMILIES)
     demos = list(record_oracle_demonstrations("train", task_ids=task_ids, progress=False))

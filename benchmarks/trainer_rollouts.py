@@ -31,7 +31,7 @@ from trainers.policy import Sampler, load_policy  # noqa: E402
 from trainers.rollout import collect_rollouts, make_rollout_envs  # noqa: E402
 from trainers.tiny import build_tiny_model, demonstration_texts  # noqa: E402
 from webarena_gym.demos import record_oracle_demonstrations  # noqa: E402
-from webarena_gym.tasks.embedded_suite import family_task_ids  # noqa: E402
+from webarena_gym.suites.embedded import family_task_ids  # noqa: E402
 
 FAMILIES = ("map.missing_information", "map.zip_code", "shopping_admin.preview_theme")
 

@@ -50,7 +50,7 @@ from trainers.config import MultiTurnGRPOConfig, native_bf16_available  # noqa: 
 from trainers.grpo import MultiTurnGRPOTrainer  # noqa: E402
 from trainers.tiny import TinyModelSpec, build_tiny_model, demonstration_texts, train_tokenizer  # noqa: E402
 from webarena_gym.demos import record_oracle_demonstrations  # noqa: E402
-from webarena_gym.tasks.embedded_suite import family_task_ids  # noqa: E402
+from webarena_gym.suites.embedded import family_task_ids  # noqa: E402
 
 FAMILIES = ("map.missing_information", "map.zip_code", "shopping_admin.preview_theme")
 DEFAULT_OBSERVATION_CHARS = 3000

@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import webarena_gym  # noqa: E402
 from webarena_gym.env import WebArenaEnv  # noqa: E402
 from webarena_gym.oracle_runner import play  # noqa: E402
-from webarena_gym.tasks.embedded_suite import embedded_tasks, family_of  # noqa: E402
+from webarena_gym.suites.embedded import embedded_tasks, family_of  # noqa: E402
 from webarena_gym.vector_workers import default_worker_count  # noqa: E402
 
 
@@ -121,7 +121,7 @@ def measure_overlap(args: argparse.Namespace) -> None:
     import trainer_step_time
     from transformers.utils import logging as transformers_logging
 
-    from webarena_gym.tasks.embedded_suite import family_task_ids
+    from webarena_gym.suites.embedded import family_task_ids
 
     transformers_logging.disable_progress_bar()
     warnings.filterwarnings("ignore", category=FutureWarning)

@@ -17,8 +17,10 @@ sys.path[:0] = [str(Path(__file__).resolve().parents[1]), str(Path(__file__).res
 
 from timing import timed  # noqa: E402
 
-from webarena_gym.sites import DATA_SITES, World, get_site  # noqa: E402
+from webarena_gym.sites import World, data_sites, get_site  # noqa: E402
 from webarena_gym.sites.world import cache_dir, pristine_database  # noqa: E402
+
+DATA_SITES = data_sites()
 
 #: A representative write: what an episode typically changes (a few rows of a big table).
 WRITE = "UPDATE {table} SET {column} = {column} WHERE rowid IN (SELECT rowid FROM {table} LIMIT 5)"

@@ -15,7 +15,7 @@ import gymnasium as gym
 import webarena_gym  # noqa: F401  (registers the envs)
 from webarena_gym.arguments import whole
 from webarena_gym.errors import UnknownTaskError
-from webarena_gym.tasks.embedded_suite import family_of
+from webarena_gym.suites.embedded import family_of
 from webarena_gym.tasks.oracle import OracleContext
 from webarena_gym.wrappers import CompressedHistory
 

@@ -298,7 +298,7 @@ def load_findings(path: str | Path) -> dict[str, Any]:
         if not isinstance(seeds, dict) or not seeds:
             raise ValueError("it holds no seed")
         if "test_task_families" not in tasks:  # written before the findings recorded them: the embedded suite's
-            from webarena_gym.tasks.embedded_suite import family_of
+            from webarena_gym.suites.embedded import family_of
 
             tasks["test_task_families"] = [family_of(i, "test").name for i in tasks["test_ids"]]
         findings["summary"] = summarize(seeds, tasks)

@@ -63,8 +63,7 @@ from webarena_gym.evaluation import (
     run_policy,
     write_results,
 )
-from webarena_gym.tasks.embedded import all_families
-from webarena_gym.tasks.embedded_suite import family_of, family_task_ids
+from webarena_gym.suites.embedded import all_families, family_of, family_task_ids
 
 #: The families whose oracle finishes within 3 interactions, on five sites: 24 families, 46 held-out test tasks
 #: (answers to read from a page, names to type into a search box, links to follow, "N/A" to recognise).

@@ -97,7 +97,7 @@ from webarena_gym.arguments import whole  # noqa: E402
 from webarena_gym.demos import read_demonstrations, write_demonstrations  # noqa: E402
 from webarena_gym.evaluation import success_by_site, write_results  # noqa: E402
 from webarena_gym.evaluators.string_match import is_bare_na  # noqa: E402
-from webarena_gym.tasks.embedded_suite import family_of  # noqa: E402
+from webarena_gym.suites.embedded import family_of  # noqa: E402
 
 logger = logging.getLogger("reproduce_findings")
 

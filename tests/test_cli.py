@@ -31,7 +31,7 @@ def test_tasks_show_prints_json_and_unknown_ids_fail_clearly(capsys):
 
 
 def test_tasks_families_lists_every_family_with_its_split_counts(capsys):
-    from webarena_gym.tasks.embedded import all_families
+    from webarena_gym.suites.embedded import all_families
 
     assert main(["tasks", "families"]) == 0
     lines = capsys.readouterr().out.splitlines()

@@ -13,7 +13,7 @@ import webarena_gym
 from webarena_gym import env as env_module
 from webarena_gym.errors import ConfigurationError, UnknownTaskError
 from webarena_gym.oracle_runner import play
-from webarena_gym.tasks.embedded_suite import embedded_tasks, family_of
+from webarena_gym.suites.embedded import embedded_tasks, family_of
 
 WA_VARIABLES = ["WA_SHOPPING", "WA_SHOPPING_ADMIN", "WA_REDDIT", "WA_GITLAB", "WA_MAP", "WA_WIKIPEDIA", "WA_HOMEPAGE",
                 "SHOPPING", "SHOPPING_ADMIN", "REDDIT", "GITLAB", "MAP", "WIKIPEDIA", "HOMEPAGE"]

@@ -19,7 +19,7 @@ from gymnasium.vector import AutoresetMode
 import webarena_gym
 from webarena_gym.actions import parse_action
 from webarena_gym.errors import ConfigurationError, EnvClosedError, InvalidActionError, UnknownTaskError
-from webarena_gym.tasks.embedded_suite import embedded_tasks
+from webarena_gym.suites.embedded import embedded_tasks
 
 #: A shopping task answered by exact match ("What is the SKU of ...?"), so no hostile answer scores.
 TASK = next(t for t in embedded_tasks("test")

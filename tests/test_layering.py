@@ -19,19 +19,23 @@ PACKAGES = ("webarena_gym", "trainers")
 
 #: The layers, in data-flow order: a module belongs to the entry whose name is its
 #: longest prefix, and imports only its own layer and the ones above it. DESIGN.md's list,
-#: made precise: the task data (Task, suites, official loaders) comes before the sites, the
-#: task families after the evaluators, and the command line last.
+#: made precise, with no exception: the task data contract (Task, the families' base, what an
+#: oracle sees) comes before the sites; a site is one folder, its app, data and task families
+#: (``webarena_gym.sites.<name>.families``) together in the sites layer, since the families read
+#: only the contract and their site's data, and export their ``func:`` helpers as data (plain
+#: functions of the page the evaluators give them) instead of registering them on import; the
+#: suites (loading, splits, official data, the multi-site families) come after the evaluators,
+#: and it is they that register the sites' helpers with the evaluators when the suite loads.
+#: The command line comes last.
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("webarena_gym.errors", "webarena_gym.arguments"),
     ("webarena_gym.spaces", "webarena_gym.observation", "webarena_gym.actions", "webarena_gym.webarena_sites",
      "webarena_gym.dom"),
-    ("webarena_gym.tasks", "webarena_gym.tasks.task", "webarena_gym.tasks.suites", "webarena_gym.tasks.official"),
+    ("webarena_gym.tasks",),
     ("webarena_gym.sites",),
     ("webarena_gym.backends",),
     ("webarena_gym.evaluators",),
-    # task families: they read the sites' seed data and register func: helpers for the evaluators
-    ("webarena_gym.tasks.families", "webarena_gym.tasks.oracle", "webarena_gym.tasks.embedded",
-     "webarena_gym.tasks.embedded_suite", "webarena_gym.tasks.loading"),
+    ("webarena_gym.suites",),
     ("webarena_gym.env",),
     ("webarena_gym.prompts", "webarena_gym.wrappers", "webarena_gym.vector", "webarena_gym.vector_workers",
      "webarena_gym.worker_loop", "webarena_gym.integrations"),
@@ -176,4 +180,17 @@ def test_the_walk_sees_what_the_rules_forbid():
     graph = import_graph()
     assert "webarena_gym.errors" in graph["webarena_gym.actions"]
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
-    assert layer_of("webarena_gym.tasks.embedded.shopping.common") > layer_of("webarena_gym.evaluators.functions")
+
+
+def test_a_site_is_one_layer_and_its_families_register_nothing_on_import():
+    """A site's families sit with its app, before the backends and evaluators, and import neither: the
+    suites layer (after the evaluators) is what hands their func: helpers to the evaluators."""
+    graph = import_graph()
+    families = [m for m in graph if m.startswith("webarena_gym.sites.") and ".families" in m]
+    assert "webarena_gym.sites.shopping.families.common" in families
+    assert "webarena_gym.sites.map.families" in families
+    assert {layer_of(m) for m in families} == {layer_of("webarena_gym.sites")}
+    assert layer_of("webarena_gym.tasks.families") < layer_of("webarena_gym.sites.gitlab.families")
+    assert layer_of("webarena_gym.sites") < layer_of("webarena_gym.evaluators") < layer_of("webarena_gym.suites")
+    assert not any(t.startswith("webarena_gym.evaluators") for m in families for t in graph[m])
+    assert "webarena_gym.evaluators.functions" in graph["webarena_gym.suites.embedded"]

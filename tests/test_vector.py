@@ -10,7 +10,7 @@ import pytest
 
 import webarena_gym
 from webarena_gym.oracle_runner import play
-from webarena_gym.tasks.embedded_suite import embedded_tasks, family_of
+from webarena_gym.suites.embedded import embedded_tasks, family_of
 
 
 def reddit_task():

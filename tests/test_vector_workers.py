@@ -15,7 +15,7 @@ from gymnasium.vector import AutoresetMode
 
 import webarena_gym
 from webarena_gym.errors import ConfigurationError, EnvWorkerError, UnknownTaskError
-from webarena_gym.tasks.embedded_suite import embedded_tasks
+from webarena_gym.suites.embedded import embedded_tasks
 from webarena_gym.vector_workers import ProcessVectorEnv
 from webarena_gym.wrappers import CompressedHistory
 

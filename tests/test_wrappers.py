@@ -8,7 +8,7 @@ import pytest
 from webarena_gym.actions import describe_actions, parse_action
 from webarena_gym.errors import ConfigurationError
 from webarena_gym.prompts import OMITTED
-from webarena_gym.tasks.embedded_suite import embedded_tasks
+from webarena_gym.suites.embedded import embedded_tasks
 from webarena_gym.wrappers import CompressedHistory
 
 

@@ -17,7 +17,7 @@ from typing import Any
 from trl import GRPOConfig, SFTConfig
 
 from webarena_gym.backends import check_backend
-from webarena_gym.tasks.suites import check_split, check_suite
+from webarena_gym.suites import check_split, check_suite
 
 logger = logging.getLogger(__name__)
 

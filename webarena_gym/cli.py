@@ -25,7 +25,7 @@ from .backends import BACKENDS
 from .env import DEFAULT_MAX_STEPS
 from .errors import ConfigurationError, user_error_message
 from .eval_commands import EVALUATION_MAX_STEPS, MAX_STEPS_HELP
-from .tasks.suites import SPLITS, SUITES
+from .suites import SPLITS, SUITES
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -185,7 +185,7 @@ def _serve_env(args: argparse.Namespace) -> int:
 
 
 def _load(suite: str, split: str):
-    from .tasks.loading import load_tasks
+    from .suites.loading import load_tasks
 
     if suite == "embedded":
         from .sites.spec import SITE_MODULES, default_base_url
@@ -226,8 +226,7 @@ def _tasks_stats(args: argparse.Namespace) -> int:
 def _tasks_families(args: argparse.Namespace) -> int:
     from collections import Counter
 
-    from .tasks.embedded import all_families
-    from .tasks.embedded_suite import embedded_tasks, family_of
+    from .suites.embedded import all_families, embedded_tasks, family_of
 
     counts = {split: Counter(family_of(task.task_id, split).name for task in embedded_tasks(split)) for split in SPLITS}
     families = all_families()
@@ -253,7 +252,7 @@ def _tasks_show(args: argparse.Namespace) -> int:
 
 def _demos(args: argparse.Namespace) -> int:
     from .demos import record_oracle_demonstrations, write_demonstrations
-    from .tasks.embedded_suite import embedded_tasks
+    from .suites.embedded import embedded_tasks
 
     if args.limit is not None and args.limit < 1:
         raise ConfigurationError(f"--limit must be a positive number of tasks, got {args.limit}.")

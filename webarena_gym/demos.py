@@ -135,7 +135,7 @@ def record_oracle_demonstrations(
 
     from .env import WebArenaEnv
     from .oracle_runner import play
-    from .tasks.embedded_suite import family_of
+    from .suites.embedded import family_of
 
     env = WebArenaEnv(suite="embedded", split=split, backend=backend, task_ids=task_ids, max_steps=max_steps)
     try:

@@ -35,8 +35,8 @@ from .backends.base import Backend, check_action
 from .errors import ConfigurationError, EnvClosedError, InvalidActionError, UnknownTaskError
 from .observation import DEFAULT_MAX_CHARS, PageObservation
 from .spaces import ActionText, UnicodeText
-from .tasks.loading import drawable_tasks, load_tasks, unconfigured_sites
-from .tasks.suites import SUITES, resolve_suite
+from .suites import SUITES, resolve_suite
+from .suites.loading import drawable_tasks, load_tasks, unconfigured_sites
 from .tasks.task import Task
 from .webarena_sites import PLACEHOLDERS, SITE_VARIABLES, site_urls_from_environment
 

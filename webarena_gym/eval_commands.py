@@ -25,7 +25,7 @@ from .arguments import whole
 from .backends import BACKENDS
 from .env import DEFAULT_MAX_STEPS
 from .errors import ConfigurationError
-from .tasks.suites import SPLITS, SUITES
+from .suites import SPLITS, SUITES
 
 logger = logging.getLogger(__name__)
 
@@ -99,7 +99,7 @@ def add_eval_commands(commands: Any) -> None:
 
 def run_eval(args: argparse.Namespace) -> int:
     from .evaluation import RunWriter, format_success_table, make_agent_envs, run_evaluation
-    from .tasks.suites import resolve_suite
+    from .suites import resolve_suite
 
     _check_options(args)
     suite = resolve_suite(args.suite)

@@ -16,20 +16,46 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 
 from .errors import ConfigurationError
 
-#: Site name -> (WebArena's port, base path); BrowserGym and WebArena's data use these names.
-SITE_ADDRESSES: dict[str, tuple[int, str]] = {
-    "shopping": (7770, ""),
-    "shopping_admin": (7780, "/admin"),
-    "reddit": (9999, ""),
-    "gitlab": (8023, ""),
-    "map": (3000, ""),
-    "wikipedia": (8888, ""),
-    "homepage": (4399, ""),
+
+@dataclass(frozen=True)
+class Site:
+    """One entry of :data:`SITES`.
+
+    Attributes:
+        port: The port WebArena serves the site on (the embedded site serves there too).
+        path: The base URL's path (``/admin`` for the store admin), "" for none.
+        embedded: Whether this package has the site: the folder ``webarena_gym/sites/<name>/`` holds its
+            app, data, templates and task families.
+    """
+
+    port: int
+    path: str = ""
+    embedded: bool = True
+
+
+#: The one registry of sites, in the order the suite lists them: BrowserGym's and WebArena's names, WebArena's
+#: ports. Every other table of sites is derived from it (addresses, ``WA_*`` variables, placeholders, the
+#: embedded sites and their task families), so adding an embedded site is its folder plus one line here.
+SITES: dict[str, Site] = {
+    "shopping": Site(7770),
+    "shopping_admin": Site(7780, "/admin"),
+    "reddit": Site(9999),
+    "gitlab": Site(8023),
+    "map": Site(3000),
+    "wikipedia": Site(8888, embedded=False),
+    "homepage": Site(4399),
 }
-SITE_NAMES: tuple[str, ...] = tuple(SITE_ADDRESSES)
+
+#: Site name -> (WebArena's port, base path).
+SITE_ADDRESSES: dict[str, tuple[int, str]] = {name: (site.port, site.path) for name, site in SITES.items()}
+SITE_NAMES: tuple[str, ...] = tuple(SITES)
+
+#: The sites this package embeds (each one a folder ``webarena_gym/sites/<name>/``).
+EMBEDDED_SITES: tuple[str, ...] = tuple(name for name, site in SITES.items() if site.embedded)
 
 #: Site name -> the variable naming a real site's base URL (BrowserGym's names).
 SITE_VARIABLES: dict[str, str] = {site: f"WA_{site.upper()}" for site in SITE_NAMES}

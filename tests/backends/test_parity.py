@@ -6,7 +6,7 @@ import pytest
 
 from webarena_gym.env import WebArenaEnv
 from webarena_gym.oracle_runner import play
-from webarena_gym.tasks.embedded_suite import embedded_tasks, family_of
+from webarena_gym.suites.embedded import embedded_tasks, family_of
 
 pytestmark = pytest.mark.browser
 

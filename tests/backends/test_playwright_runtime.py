@@ -13,7 +13,7 @@ import gymnasium as gym
 import pytest
 
 import webarena_gym
-from webarena_gym.tasks.embedded_suite import embedded_tasks
+from webarena_gym.suites.embedded import embedded_tasks
 
 pytestmark = pytest.mark.browser
 
@@ -105,7 +105,7 @@ SCRIPT = textwrap.dedent(
     """
     import os, webarena_gym
     from webarena_gym.backends.playwright import BrowserLoop
-    from webarena_gym.tasks.embedded_suite import embedded_tasks
+    from webarena_gym.suites.embedded import embedded_tasks
     from tests.backends.processes import chromium_descendants
 
     task = next(t.task_id for t in embedded_tasks("test") if list(t.sites) == ["reddit"])

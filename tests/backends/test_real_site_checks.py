@@ -23,7 +23,7 @@ from werkzeug.wrappers import Request, Response
 from webarena_gym.backends.playwright_sites import RealSites
 from webarena_gym.env import WebArenaEnv
 from webarena_gym.errors import ConfigurationError, InfrastructureError, LoginStateError, SiteUnavailableError
-from webarena_gym.tasks import loading
+from webarena_gym.suites import loading
 from webarena_gym.webarena_sites import SITE_VARIABLES
 
 SESSION_COOKIE = "standin_session"

@@ -22,7 +22,7 @@ import webarena_gym
 from webarena_gym.backends.chromium import CHROMIUM_ARGS, find_chromium
 from webarena_gym.env import WebArenaEnv
 from webarena_gym.errors import BrowserUnavailableError, ConfigurationError
-from webarena_gym.tasks.embedded_suite import embedded_tasks
+from webarena_gym.suites.embedded import embedded_tasks
 
 from .processes import chromium_descendants, live_group_members
 

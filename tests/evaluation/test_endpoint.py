@@ -16,7 +16,7 @@ from webarena_gym.errors import ConfigurationError, EndpointError
 from webarena_gym.evaluation import read_run
 from webarena_gym.evaluation.chat_completions import ChatCompletionsPolicy
 from webarena_gym.prompts import THINKING_FORMAT
-from webarena_gym.tasks.embedded_suite import embedded_tasks
+from webarena_gym.suites.embedded import embedded_tasks
 
 from .chat_server import ChatServer, Reply, answering, pick_tasks
 

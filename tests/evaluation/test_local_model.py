@@ -14,7 +14,7 @@ import torch  # noqa: E402
 from webarena_gym.cli import main  # noqa: E402
 from webarena_gym.evaluation import read_run  # noqa: E402
 from webarena_gym.prompts import system_prompt  # noqa: E402
-from webarena_gym.tasks.embedded_suite import embedded_tasks  # noqa: E402
+from webarena_gym.suites.embedded import embedded_tasks  # noqa: E402
 
 from .chat_server import ChatServer, Reply  # noqa: E402
 

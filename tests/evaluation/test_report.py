@@ -20,7 +20,7 @@ class AnswerKeyPolicy:
     """Scrolls once, then answers the tasks it knows (and "N/A" to the others)."""
 
     def __init__(self, name: str, known: list[int]):
-        from webarena_gym.tasks.embedded_suite import embedded_tasks
+        from webarena_gym.suites.embedded import embedded_tasks
 
         intents = {t.task_id: t.intent for t in embedded_tasks("test")}
         self.name, self.key = name, {intents[t]: KEY[intents[t]] for t in known}

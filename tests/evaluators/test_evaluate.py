@@ -7,7 +7,7 @@ import pytest
 from webarena_gym.errors import TaskDataError
 from webarena_gym.evaluators import EvaluationResult, StaticPage, evaluate
 from webarena_gym.evaluators.fuzzy import is_not_applicable
-from webarena_gym.tasks.official import load_official_tasks
+from webarena_gym.suites.official import load_official_tasks
 
 SITES = {
     "shopping": "http://127.0.0.1:7770",

@@ -10,7 +10,7 @@ import pytest
 from webarena_gym.dom.locator_syntax import close_selector, parse_locator
 from webarena_gym.dom.locators import evaluate_locator_on_html, parse_html
 from webarena_gym.dom.text import inner_text
-from webarena_gym.tasks.official import official_data_path
+from webarena_gym.suites.official import official_data_path
 
 from .site_pages import FORUM_POST, LOCATOR_CASES
 

@@ -8,8 +8,8 @@ import pytest
 
 from webarena_gym.evaluators import evaluate
 from webarena_gym.evaluators.url_match import clean_url, url_match
-from webarena_gym.tasks.loading import load_tasks
-from webarena_gym.tasks.official import load_official_tasks
+from webarena_gym.suites.loading import load_tasks
+from webarena_gym.suites.official import load_official_tasks
 from webarena_gym.tasks.task import alternatives_of
 
 BASE = "http://127.0.0.1:8023"

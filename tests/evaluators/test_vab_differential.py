@@ -16,7 +16,7 @@ import pytest
 from webarena_gym.evaluators.program_html import program_html
 from webarena_gym.evaluators.string_match import string_match
 from webarena_gym.evaluators.url_match import url_match
-from webarena_gym.tasks.official import load_official_tasks
+from webarena_gym.suites.official import load_official_tasks
 
 DATA = json.loads((Path(__file__).parent / "data" / "vab_differential.json").read_text(encoding="utf-8"))
 PLACEHOLDER_SITES = {

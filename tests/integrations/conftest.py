@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from webarena_gym.demos import record_oracle_demonstrations
-from webarena_gym.tasks.embedded_suite import family_task_ids
+from webarena_gym.suites.embedded import family_task_ids
 
 #: Three-turn oracle episodes on small map pages (search, open the place, answer).
 FAMILY = "map.missing_information"

@@ -21,7 +21,7 @@ import httpx  # noqa: E402
 from openenv import GenericEnvClient  # noqa: E402
 
 from webarena_gym.demos import record_oracle_demonstrations  # noqa: E402
-from webarena_gym.tasks.embedded_suite import embedded_tasks, family_of  # noqa: E402
+from webarena_gym.suites.embedded import embedded_tasks, family_of  # noqa: E402
 
 
 def free_port() -> int:

@@ -113,7 +113,7 @@ def test_constraints_pin_every_declared_requirement_within_its_range():
 
 
 def test_setup_script_installs_the_constrained_set_and_the_task_data_its_error_names():
-    from webarena_gym.tasks.official import OFFICIAL_DATA
+    from webarena_gym.suites.official import OFFICIAL_DATA
 
     script = (ROOT / "scripts" / "setup.sh").read_text(encoding="utf-8").replace("\\\n", " ")
     install = next(line for line in script.splitlines() if "-c constraints.txt" in line)

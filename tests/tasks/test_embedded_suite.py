@@ -9,9 +9,9 @@ import pytest
 
 from webarena_gym.env import WebArenaEnv
 from webarena_gym.oracle_runner import play
-from webarena_gym.tasks.embedded import all_families
-from webarena_gym.tasks.embedded_suite import (
+from webarena_gym.suites.embedded import (
     TEST_QUOTA,
+    all_families,
     embedded_tasks,
     family_of,
     family_task_ids,

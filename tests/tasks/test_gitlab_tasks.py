@@ -9,8 +9,8 @@ from functools import cache
 import pytest
 
 from webarena_gym.oracle_runner import run_oracle
+from webarena_gym.sites.gitlab.families import FAMILIES
 from webarena_gym.sites.world import pristine_database
-from webarena_gym.tasks.embedded.gitlab import FAMILIES
 
 from .family_checks import check_instances, check_oracle_solves, check_quota, check_wrong_answers_earn_nothing
 

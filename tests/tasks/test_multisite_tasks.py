@@ -13,7 +13,7 @@ import pytest
 from webarena_gym.evaluators.functions import registered_functions
 from webarena_gym.oracle_runner import run_oracle
 from webarena_gym.sites.world import pristine_database
-from webarena_gym.tasks.embedded.multisite import FAMILIES
+from webarena_gym.suites.multisite import FAMILIES
 
 from .family_checks import check_instances, check_oracle_solves, check_quota, check_wrong_answers_earn_nothing
 
@@ -156,7 +156,7 @@ def test_doing_the_wrong_thing_earns_nothing(name):
 
 
 def test_the_test_split_has_webarena_lites_165_tasks_with_ten_multisite():
-    from webarena_gym.tasks.embedded_suite import embedded_tasks
+    from webarena_gym.suites.embedded import embedded_tasks
 
     test = embedded_tasks("test")
     assert len(test) == 165

@@ -11,8 +11,8 @@ from webarena_gym.dom.locators import evaluate_locator_on_html
 from webarena_gym.errors import ConfigurationError, TaskDataError
 from webarena_gym.evaluators import evaluate
 from webarena_gym.evaluators.functions import parse_function, registered_functions
-from webarena_gym.tasks import official
-from webarena_gym.tasks.official import load_official_tasks, official_data_path
+from webarena_gym.suites import official
+from webarena_gym.suites.official import load_official_tasks, official_data_path
 from webarena_gym.webarena_sites import site_urls_from_environment
 
 FAKE_SITES = {

@@ -7,8 +7,8 @@ import re
 import lxml.html
 import pytest
 
+from webarena_gym.sites.reddit.families import FAMILIES
 from webarena_gym.sites.world import pristine_database
-from webarena_gym.tasks.embedded.reddit import FAMILIES
 
 from .family_checks import (
     check_evaluator_mix,

@@ -7,8 +7,8 @@ import pytest
 
 from webarena_gym.evaluators.functions import call_function
 from webarena_gym.sites import World
+from webarena_gym.sites.shopping_admin.families import FAMILIES
 from webarena_gym.sites.world import pristine_database
-from webarena_gym.tasks.embedded.shopping_admin import FAMILIES
 
 from .family_checks import (
     check_evaluator_mix,

@@ -7,8 +7,8 @@ import re
 import lxml.html
 import pytest
 
+from webarena_gym.sites.shopping.families import FAMILIES
 from webarena_gym.sites.world import pristine_database
-from webarena_gym.tasks.embedded.shopping import FAMILIES
 
 from .family_checks import (
     check_evaluator_mix,
@@ -67,7 +67,7 @@ def test_references_agree_with_what_the_site_shows(site_client):
 
 
 def test_func_helpers_read_the_episode_world(world, site_client):
-    from webarena_gym.tasks.embedded.shopping.common import latest_order_url, latest_review_field
+    from webarena_gym.sites.shopping.families.common import latest_order_url, latest_review_field
 
     class Page:  # the two things the helpers use of an evaluation page
         def __init__(self, world):

@@ -69,7 +69,7 @@ def run_grpo(layout: str, output_dir: Path, model: str) -> dict[str, Any]:
     from trainers.config import MultiTurnGRPOConfig
     from trainers.grpo import MultiTurnGRPOTrainer
     from trainers.policy import save_policy
-    from webarena_gym.tasks.embedded_suite import family_task_ids
+    from webarena_gym.suites.embedded import family_task_ids
 
     config = MultiTurnGRPOConfig(
         output_dir=str(output_dir), layout=layout, suite="embedded", split="train",

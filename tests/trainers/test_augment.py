@@ -12,7 +12,7 @@ from trainers.augment import copied_strings, entity_swaps, fresh_string
 from webarena_gym.actions import Action, parse_action
 from webarena_gym.demos import Demonstration, record_oracle_demonstrations
 from webarena_gym.prompts import Turn
-from webarena_gym.tasks.embedded_suite import family_of, family_task_ids
+from webarena_gym.suites.embedded import family_of, family_task_ids
 
 from .place_family import bc_config
 

@@ -29,7 +29,7 @@ from trainers.rollout import collect_rollouts, make_rollout_envs
 from trainers.tiny import TinyModelSpec, build_tiny_model, demonstration_texts
 from webarena_gym.demos import Demonstration, record_oracle_demonstrations
 from webarena_gym.env import WebArenaEnv
-from webarena_gym.tasks.embedded_suite import family_task_ids
+from webarena_gym.suites.embedded import family_task_ids
 
 pytestmark = [pytest.mark.train, pytest.mark.slow]
 

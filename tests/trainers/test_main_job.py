@@ -15,7 +15,7 @@ import re
 
 import pytest
 
-from webarena_gym.tasks.embedded_suite import embedded_tasks, family_of
+from webarena_gym.suites.embedded import embedded_tasks, family_of
 
 from ..references import reference_is_na
 from .examples import load_example

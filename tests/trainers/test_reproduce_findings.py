@@ -25,7 +25,7 @@ import torch
 
 from trainers.cpu import cpu_description
 from webarena_gym.evaluation import read_run
-from webarena_gym.tasks.embedded_suite import embedded_tasks, family_of
+from webarena_gym.suites.embedded import embedded_tasks, family_of
 
 from ..references import reference_is_na
 from .examples import load_example

@@ -89,7 +89,7 @@ def run_oracle_suite(env: Any, task_ids: Iterable[int], split: str, *, progress:
     from tqdm.auto import tqdm
 
     from ..oracle_runner import play
-    from ..tasks.embedded_suite import family_of
+    from ..suites.embedded import family_of
     from ..tasks.oracle import OracleError
 
     results = []

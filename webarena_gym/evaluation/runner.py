@@ -180,7 +180,7 @@ def _family_name(task_id: int, split: str, info: dict[str, Any]) -> str | None:
     """The embedded family of the task, when the env runs the embedded suite's own tasks."""
     if info.get("suite") != "embedded" or split not in ("train", "test"):
         return None
-    from ..tasks.embedded_suite import family_of
+    from ..suites.embedded import family_of
 
     try:
         family = family_of(task_id, split)
@@ -192,6 +192,6 @@ def _family_name(task_id: int, split: str, info: dict[str, Any]) -> str | None:
 
 @cache
 def _embedded_intents(split: str) -> dict[int, str]:
-    from ..tasks.embedded_suite import embedded_tasks
+    from ..suites.embedded import embedded_tasks
 
     return {task.task_id: task.intent for task in embedded_tasks(split)}

@@ -8,14 +8,16 @@ name here, and its arguments must be string literals or the placeholders ``__pag
 
 Every helper takes the :class:`EvaluationPage` as its first argument, whether or not
 the expression names ``__page__``. WebArena's own helpers (:mod:`.official_functions`)
-are registered when :mod:`webarena_gym.evaluators` loads; the embedded task families
-register theirs when the embedded suite loads (:func:`webarena_gym.tasks.embedded.all_families`).
+are registered when :mod:`webarena_gym.evaluators` loads. The embedded sites export theirs
+as data (``FUNCTIONS`` in ``webarena_gym/sites/<name>/families``), and the embedded suite
+registers them with :func:`register_functions` when it loads
+(:func:`webarena_gym.suites.embedded.all_families`): importing a site registers nothing.
 """
 
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..backends.page import EvaluationPage
@@ -42,6 +44,19 @@ def register_function(name: str) -> Callable[[Helper], Helper]:
         return fn
 
     return decorator
+
+
+def register_functions(helpers: Mapping[str, Helper]) -> None:
+    """Make each helper of ``helpers`` callable from task data as ``func:<its name>(...)``.
+
+    Registering the same helper again is a no-op; another helper under a taken name raises.
+
+    >>> register_functions({"example_upper": lambda page, text: text.upper()})
+    >>> call_function("func:example_upper('hi')", page=None)
+    'HI'
+    """
+    for name, fn in helpers.items():
+        register_function(name)(fn)
 
 
 def registered_functions() -> list[str]:
@@ -83,9 +98,9 @@ def call_function(expression: str, page: EvaluationPage | None, *, last_url: str
     helper = _HELPERS.get(name)
     if helper is None:
         raise TaskDataError(
-            f"Unknown func: helper {name!r}; registered: {sorted(_HELPERS)}. The embedded task families register "
-            "theirs when the embedded suite loads (an env with suite='embedded', or "
-            "webarena_gym.tasks.embedded.all_families())."
+            f"Unknown func: helper {name!r}; registered: {sorted(_HELPERS)}. The embedded sites' helpers are "
+            "registered when the embedded suite loads (an env with suite='embedded', or "
+            "webarena_gym.suites.embedded.all_families())."
         )
     current = last_url if last_url is not None else (page.url if page is not None else "")
     values = [a.replace("__last_url__", current) if isinstance(a, str) else a for a in args if a is not PAGE]

@@ -11,7 +11,7 @@ Two kinds, as in WebArena's evaluation harness:
   ``get_query_text`` / ``get_query_text_lowercase``; and ``reddit_get_post_url``, pure URL
   arithmetic.
 
-The embedded sites register their own helpers (see ``webarena_gym/tasks/embedded``);
+The embedded sites have helpers of their own (``FUNCTIONS`` in ``webarena_gym/sites/<name>/families``);
 these ones refuse to run on an embedded world rather than score against the wrong site.
 """
 

@@ -11,24 +11,15 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from ..errors import ConfigurationError
-from ..webarena_sites import SITE_ADDRESSES
+from ..webarena_sites import EMBEDDED_SITES, SITE_ADDRESSES
 from ..webarena_sites import default_base_url as webarena_base_url
 
 if TYPE_CHECKING:
     from flask import Flask
 
-#: Site name -> module that defines ``SITE``; names and ports are WebArena's.
-SITE_MODULES: dict[str, str] = {
-    "shopping": "webarena_gym.sites.shopping",
-    "shopping_admin": "webarena_gym.sites.shopping_admin",
-    "reddit": "webarena_gym.sites.reddit",
-    "gitlab": "webarena_gym.sites.gitlab",
-    "map": "webarena_gym.sites.map",
-    "homepage": "webarena_gym.sites.homepage",
-}
-
-#: The sites whose data lives in a database (the homepage is static).
-DATA_SITES = ("shopping", "shopping_admin", "reddit", "gitlab", "map")
+#: Site name -> the package that defines its ``SITE``: ``webarena_gym.sites.<name>``, one for every embedded
+#: site of :data:`webarena_gym.webarena_sites.SITES` (the one registry; names and ports are WebArena's).
+SITE_MODULES: dict[str, str] = {name: f"{__package__}.{name}" for name in EMBEDDED_SITES}
 
 
 @dataclass(frozen=True)
@@ -78,6 +69,16 @@ def get_site(name: str) -> SiteSpec:
             f"Unknown embedded site {name!r}; expected one of {sorted(SITE_MODULES)}."
         )
     return importlib.import_module(SITE_MODULES[name]).SITE
+
+
+@cache
+def data_sites() -> tuple[str, ...]:
+    """The embedded sites whose data lives in a database (those with a ``build_database``; the homepage is static).
+
+    >>> data_sites()
+    ('shopping', 'shopping_admin', 'reddit', 'gitlab', 'map')
+    """
+    return tuple(name for name in SITE_MODULES if get_site(name).build_database is not None)
 
 
 _APPS: dict[str, Flask] = {}

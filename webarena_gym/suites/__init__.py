@@ -1,4 +1,9 @@
-"""The task suites and splits an env can run, and which suite runs by default.
+"""The task suites an env runs: which suites and splits there are, and which runs by default.
+
+The package loads them: :mod:`.embedded` (the sites' task families, the multi-site ones of
+:mod:`.multisite`, the test/train splits), :mod:`.official` (WebArena-Lite's data from PyPI)
+and :mod:`.loading` (an env's tasks, their URLs resolved). This module stays light: it imports
+no site and no task data.
 
 >>> check_split("train"), resolve_suite("embedded")
 ('train', 'embedded')

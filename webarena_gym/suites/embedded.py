@@ -1,4 +1,4 @@
-"""The embedded task suite: test and train splits built from the task families.
+"""The embedded task suite: the sites' task families, and the test and train splits built from them.
 
 Every family lists all the instances the seeded data supports. The test split takes
 WebArena-Lite's site mix (shopping 45, shopping_admin 35, gitlab 30, map 26, reddit 19,
@@ -9,6 +9,7 @@ and train never share an instantiation. Test ids are 0..164, train ids start at 
 
 from __future__ import annotations
 
+import importlib
 import random
 import zlib
 from collections import defaultdict
@@ -16,14 +17,51 @@ from collections.abc import Iterable
 from functools import cache
 from typing import Any
 
+from ..evaluators.functions import register_functions
+from ..sites.spec import SITE_MODULES
+from ..tasks.families import TaskFamily
+from ..tasks.task import Task
 from ..webarena_sites import MULTISITE, site_group
-from .embedded import all_families
-from .families import TaskFamily
-from .task import Task
 
 #: Test tasks per site group, as in WebArena-Lite.
 TEST_QUOTA = {"shopping": 45, "shopping_admin": 35, "gitlab": 30, "map": 26, "reddit": 19, MULTISITE: 10}
 TRAIN_FIRST_ID = 1000
+
+
+#: The families that span sites (they live here, not in one site's folder), after every site's own.
+MULTISITE_FAMILIES = f"{__package__}.multisite"
+
+
+def family_modules() -> list[str]:
+    """The modules whose ``FAMILIES`` make the suite, in suite order: ``webarena_gym.sites.<name>.families``
+    of each embedded site that has one (registry order), then the multi-site families."""
+    return [*(f"{module}.families" for module in SITE_MODULES.values()), MULTISITE_FAMILIES]
+
+
+def all_families() -> list[TaskFamily]:
+    """Every task family, in a fixed order (see :func:`family_modules`).
+
+    Loading them registers the sites' ``func:`` helpers (each families module's ``FUNCTIONS``) with the
+    evaluators, so that the suite's program_html checks can call them.
+
+    Raises:
+        ValueError: two families share a name.
+    """
+    families: list[TaskFamily] = []
+    for name in family_modules():
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name != name:
+                raise
+            continue  # a site without task families (the homepage)
+        register_functions(getattr(module, "FUNCTIONS", {}))
+        families.extend(module.FAMILIES)
+    names = [f.name for f in families]
+    duplicates = {n for n in names if names.count(n) > 1}
+    if duplicates:
+        raise ValueError(f"Task family names must be unique; repeated: {sorted(duplicates)}")
+    return families
 
 
 def _pristine(site: str):

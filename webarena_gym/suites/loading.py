@@ -7,10 +7,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..errors import ConfigurationError
+from ..tasks.task import Task
 from ..webarena_sites import PLACEHOLDERS, SITE_VARIABLES
+from . import check_split
 from .embedded import all_families
-from .suites import check_split
-from .task import Task
 
 #: The restrictions already announced in this process (one warning each, however many envs).
 _announced_restrictions: set[tuple[str, ...]] = set()
@@ -21,13 +21,13 @@ def load_tasks(
 ) -> list[Task]:
     """Tasks of a suite and split with their URL placeholders resolved against ``site_urls``."""
     if suite == "embedded":
-        all_families()  # the families register the func: helpers their tasks name
+        all_families()  # registers the sites' func: helpers that the tasks name
     if tasks is not None:
         loaded = [t if isinstance(t, Task) else Task.from_dict(t) for t in tasks]
         return [t.resolve(site_urls) for t in loaded]
     check_split(split)
     if suite == "embedded":
-        from .embedded_suite import embedded_tasks
+        from .embedded import embedded_tasks
 
         return [t.resolve(site_urls) for t in embedded_tasks(split)]
     from .official import load_official_tasks

@@ -23,9 +23,9 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..errors import ConfigurationError, TaskDataError
+from ..tasks.task import Task
 from ..webarena_sites import site_urls_from_environment
-from .suites import check_split
-from .task import Task
+from . import check_split
 
 logger = logging.getLogger(__name__)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Flask, render_template
 
-from ..spec import DATA_SITES, SiteSpec, get_site
+from ..spec import SiteSpec, data_sites, get_site
 from ..webapp import create_site_app, site_url
 
 bp = Blueprint("homepage", __name__)
@@ -12,7 +12,7 @@ bp = Blueprint("homepage", __name__)
 
 @bp.get("/")
 def index() -> str:
-    sites = [(get_site(name).title, site_url(name)) for name in DATA_SITES]
+    sites = [(get_site(name).title, site_url(name)) for name in data_sites()]
     return render_template("index.html", sites=sites)
 
 

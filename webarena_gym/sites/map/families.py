@@ -15,22 +15,27 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import partial
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import lxml.html
 
-from ...evaluators.functions import register_function
-from ...sites.map import facts
-from ...sites.map.geo import format_coordinates
-from ...sites.map.routing import ENGINES
-from ...sites.map.search import directions_path, near_search_path, place_endpoint
-from ..families import TaskFamily, program_html_eval, single_site_family, string_match_eval, url_match_eval
-from ..task import any_of
+from ...tasks.families import (
+    TaskFamily,
+    program_html_eval,
+    single_site_family,
+    string_match_eval,
+    url_match_eval,
+)
+from ...tasks.task import any_of
+from . import facts
+from .geo import format_coordinates
+from .routing import ENGINES
+from .search import directions_path, near_search_path, place_endpoint
 
 if TYPE_CHECKING:
-    from ..oracle import OracleContext
+    from ...tasks.oracle import OracleContext
 
 MAP = "__MAP__"
 #: Mode (car, bike, foot) -> (engine id, option text of the directions form's select).
@@ -62,7 +67,7 @@ def _read(ctx: OracleContext, pattern: str) -> re.Match[str]:
 
 
 def _fail(ctx: OracleContext, missing: str) -> NoReturn:
-    from ..oracle import OracleError
+    from ...tasks.oracle import OracleError
 
     raise OracleError(f"{missing} not on {ctx.url}:\n{ctx.observation[:2000]}")
 
@@ -272,7 +277,6 @@ def _open_nearest_solve(ctx):
 
 
 # -- program_html: the route form, place pages and map notes -------------------------------
-@register_function("map_route_engine")
 def map_route_engine(page: Any) -> str:
     """The routing engine of the route the page shows ("" when it shows none)."""
     root = lxml.html.fromstring(page.content() or "<html></html>")
@@ -283,10 +287,9 @@ def map_route_engine(page: Any) -> str:
     return chosen[0].get("value", "") if chosen else ""
 
 
-@register_function("map_latest_note_url")
 def map_latest_note_url(page: Any) -> str:
     """URL of the newest map note in the episode's world."""
-    from ...sites.spec import default_base_url
+    from ..spec import default_base_url
 
     newest = page.world.connection("map").execute("SELECT max(id) FROM notes").fetchone()[0]
     return f"{(page.site_urls or {}).get('map') or default_base_url('map')}/note/{newest}"
@@ -407,3 +410,10 @@ FAMILIES: list[TaskFamily] = [
     _family("description_page", "Pull up the description page of {{location}} on Map", "navigation",
             _description_instances, _description_solve),
 ]
+
+#: The ``func:`` helpers this site's task data names, by name (the embedded suite registers them with the
+#: evaluators when it loads).
+FUNCTIONS: dict[str, Callable[..., str]] = {
+    "map_route_engine": map_route_engine,
+    "map_latest_note_url": map_latest_note_url,
+}

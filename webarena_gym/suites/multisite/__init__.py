@@ -15,7 +15,7 @@ tasks score the same whichever port a backend serves the sites on.
 
 from __future__ import annotations
 
-from ...families import TaskFamily
+from ...tasks.families import TaskFamily
 from . import answers, to_forum, to_gitlab
 
 

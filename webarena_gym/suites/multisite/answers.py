@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ....sites.map import facts
-from ...families import PristineData, TaskFamily, money, string_match_eval
-from ...oracle import OracleContext, OracleError
-from ..shopping.common import open_product
+from ...sites.map import facts
+from ...sites.shopping.families.common import open_product
+from ...tasks.families import PristineData, TaskFamily, money, string_match_eval
+from ...tasks.oracle import OracleContext, OracleError
 from .common import (
     family,
     open_project,

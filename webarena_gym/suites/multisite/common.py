@@ -14,11 +14,11 @@ import sqlite3
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from ....sites.spec import get_site
-from ...families import Instances, TaskFamily, program_html_eval, template_family
-from ...oracle import OracleContext, OracleError
-from ..reddit.common import USER as FORUM_USER
-from ..reddit.common import open_forum
+from ...sites.reddit.families.common import USER as FORUM_USER
+from ...sites.reddit.families.common import open_forum
+from ...sites.spec import get_site
+from ...tasks.families import Instances, TaskFamily, program_html_eval, template_family
+from ...tasks.oracle import OracleContext, OracleError
 
 HOMEPAGE = "__HOMEPAGE__/"
 GITLAB = "__GITLAB__"

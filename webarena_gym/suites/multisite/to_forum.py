@@ -10,11 +10,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from ....sites.map import facts
-from ....sites.map.routing import ENGINES
-from ...families import PristineData, TaskFamily, program_html_eval
-from ...oracle import OracleContext, OracleError
-from ..shopping.common import open_product
+from ...sites.map import facts
+from ...sites.map.routing import ENGINES
+from ...sites.shopping.families.common import open_product
+from ...tasks.families import PristineData, TaskFamily, program_html_eval
+from ...tasks.oracle import OracleContext, OracleError
 from .common import (
     GITLAB,
     POST_TEXT_AND_LINKS,

@@ -11,12 +11,12 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterator
 
-from ....sites.reddit.queries import forum_posts, forum_summaries, post_path
-from ...families import PristineData, TaskFamily, money, program_html_eval
-from ...oracle import OracleContext
-from ..gitlab.common import USER as GITLAB_USER
-from ..reddit.common import listing, open_forum, unique_first
-from ..shopping.common import open_product
+from ...sites.gitlab.families.common import USER as GITLAB_USER
+from ...sites.reddit.families.common import listing, open_forum, unique_first
+from ...sites.reddit.queries import forum_posts, forum_summaries, post_path
+from ...sites.shopping.families.common import open_product
+from ...tasks.families import PristineData, TaskFamily, money, program_html_eval
+from ...tasks.oracle import OracleContext
 from .common import (
     GITLAB,
     REDDIT,

@@ -8,14 +8,16 @@ and answers are read off the page.
 
 Evaluators across the families follow WebArena-Lite's mix: string_match for the
 information families (:mod:`.information`), url_match for navigation and program_html
-for content changes (:mod:`.actions`, which also registers the ``func:`` helpers).
+for content changes (:mod:`.navigation_content`, which also defines the ``func:`` helpers in :data:`FUNCTIONS`).
 """
 
 from __future__ import annotations
 
-from ...families import TaskFamily
-from .actions import ACTION_FAMILIES
+from collections.abc import Callable
+
+from ....tasks.families import TaskFamily
 from .information import INFORMATION_FAMILIES
+from .navigation_content import ACTION_FAMILIES, member_role, newest_project_url
 
 
 def _interleave(information: list[TaskFamily], actions: list[TaskFamily]) -> list[TaskFamily]:
@@ -38,3 +40,10 @@ def _interleave(information: list[TaskFamily], actions: list[TaskFamily]) -> lis
 
 
 FAMILIES: list[TaskFamily] = _interleave(INFORMATION_FAMILIES, ACTION_FAMILIES)
+
+#: The ``func:`` helpers this site's task data names, by name (the embedded suite registers them with the
+#: evaluators when it loads).
+FUNCTIONS: dict[str, Callable[..., str]] = {
+    "gitlab_member_role": member_role,
+    "gitlab_newest_project_url": newest_project_url,
+}

@@ -10,8 +10,8 @@ from functools import partial
 from typing import Any
 
 from ....observation import Element
-from ...families import single_site_family
-from ...oracle import OracleContext, OracleError
+from ....tasks.families import single_site_family
+from ....tasks.oracle import OracleContext, OracleError
 
 GITLAB = "__GITLAB__"
 USER = "byteblaze"

@@ -8,9 +8,9 @@ import sqlite3
 from collections.abc import Iterator
 
 from ....sites.gitlab.queries import CLONE_HOST
-from ...families import TaskFamily, string_match_eval
-from ...oracle import OracleContext, OracleError
-from ...task import any_of
+from ....tasks.families import TaskFamily, string_match_eval
+from ....tasks.oracle import OracleContext, OracleError
+from ....tasks.task import any_of
 from .common import (
     USER,
     Instances,

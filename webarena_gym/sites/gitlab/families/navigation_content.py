@@ -10,12 +10,11 @@ from urllib.parse import quote, quote_plus
 
 import lxml.html
 
-from ....evaluators.functions import register_function
 from ....sites.gitlab import seed_text
 from ....sites.gitlab.data import ROLES
-from ...families import TaskFamily, program_html_eval, url_match_eval
-from ...oracle import OracleContext
-from ...task import any_of
+from ....tasks.families import TaskFamily, program_html_eval, url_match_eval
+from ....tasks.oracle import OracleContext
+from ....tasks.task import any_of
 from .common import (
     GITLAB,
     USER,
@@ -113,7 +112,6 @@ def _solve_commits_by_author(ctx: OracleContext) -> Iterator[str]:
 # -- content (program_html) --------------------------------------------------------------
 
 
-@register_function("gitlab_member_role")
 def member_role(page: Any, username: str) -> str:
     """The role a project's members page shows for ``username`` ("" when not a member)."""
     html = page.content()
@@ -126,7 +124,6 @@ def member_role(page: Any, username: str) -> str:
     return " ".join((selected[0] if selected else rows[0]).text_content().split())
 
 
-@register_function("gitlab_newest_project_url")
 def newest_project_url(page: Any, username: str) -> str:
     """URL of the project ``username`` created last in the episode's world (where "create a project" lands)."""
     base = page.site_urls.get("gitlab", "")

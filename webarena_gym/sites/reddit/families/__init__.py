@@ -8,7 +8,13 @@ tab -> post, reading answers off the page.
 
 from __future__ import annotations
 
-from ...families import TaskFamily
-from . import content, information
+from collections.abc import Callable
+
+from ....tasks.families import TaskFamily
+from . import common, content, information
 
 FAMILIES: list[TaskFamily] = information.FAMILIES + content.FAMILIES
+
+#: The ``func:`` helpers this site's task data names, by name (the embedded suite registers them with the
+#: evaluators when it loads).
+FUNCTIONS: dict[str, Callable[..., str]] = {"reddit_newest_post_url": common.newest_post_url}

@@ -8,12 +8,11 @@ from collections.abc import Iterator
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from ....evaluators.functions import register_function
 from ....sites.reddit.queries import SORTS, post_path
-from ...families import single_site_family
+from ....tasks.families import single_site_family
 
 if TYPE_CHECKING:
-    from ...oracle import OracleContext
+    from ....tasks.oracle import OracleContext
 
 REDDIT = "__REDDIT__"
 USER = "MarvelsGrantMan136"
@@ -51,7 +50,6 @@ def subscribed_forums(conn: sqlite3.Connection) -> set[str]:
         " WHERE u.username = ?", (USER,))}
 
 
-@register_function("reddit_newest_post_url")
 def newest_post_url(page: Any, username: str) -> str:
     """URL of ``username``'s newest post in the episode's world (where a "post ..." task's post lands)."""
     if page.world is None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from ....sites.reddit.queries import comment_path, forum_posts, forum_summaries, post_path
-from ...families import TaskFamily, program_html_eval
+from ....tasks.families import TaskFamily, program_html_eval
 from .common import (
     REDDIT,
     USER,

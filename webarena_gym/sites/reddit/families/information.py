@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 
 from ....sites.reddit.queries import forum_posts, forum_summaries
-from ...families import TaskFamily, string_match_eval, url_match_eval
-from ...task import any_of
+from ....tasks.families import TaskFamily, string_match_eval, url_match_eval
+from ....tasks.task import any_of
 from .common import REDDIT, family, listing, open_forum, open_post, unique_first
 
 # -- information seeking (string_match) --------------------------------------------------

@@ -8,7 +8,16 @@ search box, the category menu, My Account -> My Orders, reading answers off the 
 
 from __future__ import annotations
 
-from ...families import TaskFamily
-from . import content, information, navigation
+from collections.abc import Callable
+
+from ....tasks.families import TaskFamily
+from . import common, content, information, navigation
 
 FAMILIES: list[TaskFamily] = information.FAMILIES + navigation.FAMILIES + content.FAMILIES
+
+#: The ``func:`` helpers this site's task data names, by name (the embedded suite registers them with the
+#: evaluators when it loads).
+FUNCTIONS: dict[str, Callable[..., str]] = {
+    "shopping_latest_order_url": common.latest_order_url,
+    "shopping_latest_review_field": common.latest_review_field,
+}

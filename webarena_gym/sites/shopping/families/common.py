@@ -9,13 +9,11 @@ from collections.abc import Iterator
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from ....backends.page import EvaluationPage
-from ....evaluators.functions import register_function
 from ....sites.shopping.data import DEFAULT_EMAIL
-from ...families import single_site_family, string_match_eval
+from ....tasks.families import single_site_family, string_match_eval
 
 if TYPE_CHECKING:
-    from ...oracle import OracleContext
+    from ....tasks.oracle import OracleContext
 
 SHOPPING = "__SHOPPING__"
 #: Fixed seed for choosing which instances a family lists (deterministic across runs).
@@ -62,14 +60,13 @@ def category_names(conn: sqlite3.Connection) -> dict[int, tuple[str, str | None]
 # -- func: helpers for program_html --------------------------------------------------------
 
 
-def _store(page: EvaluationPage) -> sqlite3.Connection:
+def _store(page: Any) -> sqlite3.Connection:
     if page is None or page.world is None:
         raise ValueError("this helper reads the embedded store; use the official shopping helpers on the real site")
     return page.world.connection("shopping")
 
 
-@register_function("shopping_latest_order_url")
-def latest_order_url(page: EvaluationPage) -> str:
+def latest_order_url(page: Any) -> str:
     """URL of Emma Lopez's newest order (the one the agent just placed)."""
     conn = _store(page)
     order = conn.execute(
@@ -81,8 +78,7 @@ def latest_order_url(page: EvaluationPage) -> str:
     return f"{base}/sales/order/view/order_id/{order[0]}/" if order else ""
 
 
-@register_function("shopping_latest_review_field")
-def latest_review_field(page: EvaluationPage, sku: str, field: str) -> str:
+def latest_review_field(page: Any, sku: str, field: str) -> str:
     """A field of a product's newest review: ``rating`` (as a percentage), ``nickname``, ``summary``, ``body``."""
     if field not in ("rating", "nickname", "summary", "body"):
         raise ValueError(f"unknown review field {field!r}")
@@ -143,7 +139,7 @@ def first_listed_product(ctx: OracleContext) -> str:
     """The link text of the first product in the list on screen."""
     match = re.search(r"<ol>\s*<li><a id=\"\d+\">([^<]+)</a>", ctx.page.text)
     if match is None:
-        from ...oracle import OracleError
+        from ....tasks.oracle import OracleError
 
         raise OracleError(f"No product list on {ctx.url}")
     return match.group(1)

@@ -6,7 +6,7 @@ import random
 from collections.abc import Iterator
 
 from ....sites.shopping.phrases import PLACES, SECOND_LINES, STREET_NAMES, US_STATES
-from ...families import TaskFamily, program_html_eval
+from ....tasks.families import TaskFamily, program_html_eval
 from .common import (
     CHOICE_SEED,
     SHOPPING,

@@ -9,8 +9,8 @@ from collections.abc import Iterator
 
 from ....sites.shopping.phrases import ASPECTS
 from ....sites.shopping.store import long_date, rating_percent
-from ...families import TaskFamily, money
-from ...task import any_of
+from ....tasks.families import TaskFamily, money
+from ....tasks.task import any_of
 from .common import (
     answer,
     emma_id,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from urllib.parse import urlencode
 
-from ...families import TaskFamily, url_match_eval
+from ....tasks.families import TaskFamily, url_match_eval
 from .common import SHOPPING, category_names, category_parent, family, open_category, pick, rows
 
 # -- Browse a category --------------------------------------------------------------------

@@ -9,8 +9,14 @@ Split along WebArena's three task kinds: :mod:`.information` (string_match),
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from . import content, information, navigation
 
 FAMILIES = information.FAMILIES + navigation.FAMILIES + content.FAMILIES
 
-__all__ = ["FAMILIES"]
+__all__ = ["FAMILIES", "FUNCTIONS"]
+
+#: The ``func:`` helpers this site's task data names, by name (the embedded suite registers them with the
+#: evaluators when it loads).
+FUNCTIONS: dict[str, Callable[..., str]] = {"shopping_admin_latest_order_url": content.latest_order_url}

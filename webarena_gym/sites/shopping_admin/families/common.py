@@ -8,11 +8,11 @@ from collections.abc import Iterator
 from functools import partial
 from typing import TYPE_CHECKING
 
-from ...families import single_site_family
-from ...task import any_of
+from ....tasks.families import single_site_family
+from ....tasks.task import any_of
 
 if TYPE_CHECKING:
-    from ...oracle import OracleContext
+    from ....tasks.oracle import OracleContext
 
 SITE = "shopping_admin"
 ADMIN = "__SHOPPING_ADMIN__"
@@ -76,7 +76,7 @@ def row_value(ctx: OracleContext, header: str) -> str:
     for cells in table_rows(ctx):
         if len(cells) >= 2 and cells[0] == header:
             return cells[1]
-    from ...oracle import OracleError
+    from ....tasks.oracle import OracleError
 
     raise OracleError(f"No row {header!r} on {ctx.url}")
 

@@ -8,13 +8,12 @@ from collections.abc import Iterator
 from decimal import ROUND_HALF_UP, Decimal
 from typing import TYPE_CHECKING, Any
 
-from ....evaluators.functions import register_function
 from ....sites.shopping_admin.names import CARRIERS
-from ...families import program_html_eval
+from ....tasks.families import program_html_eval
 from .common import ADMIN, SITE, family, filter_orders, menu, open_order
 
 if TYPE_CHECKING:
-    from ...oracle import OracleContext
+    from ....tasks.oracle import OracleContext
 
 PRICE_CHANGES = ("$5", "10%", "$10", "15%", "$3", "20%", "$7.50", "25%")
 MESSAGES = ("the order is ready to be shipped soon!", "Your package will leave our warehouse tomorrow.",
@@ -27,7 +26,6 @@ NEW_TITLES = ("Bruh bro you clicked the wrong page", "Welcome to the Trail Shop"
               "Visit Us in Person")
 
 
-@register_function("shopping_admin_latest_order_url")
 def latest_order_url(page: Any, customer: str, status: str) -> str:
     """URL of ``customer``'s most recent order with ``status`` in the episode's world ("" when none)."""
     if page.world is None:

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from ....sites.shopping_admin.data import STATUSES
-from ...families import money, string_match_eval
+from ....tasks.families import money, string_match_eval
 from .common import (
     count_reference,
     family,
@@ -23,7 +23,7 @@ from .common import (
 )
 
 if TYPE_CHECKING:
-    from ...oracle import OracleContext
+    from ....tasks.oracle import OracleContext
 
 #: Words of the review vocabulary worth counting (kept only where titles do not blur the count).
 REVIEW_TERMS = ("disappointed", "comfortable", "color", "fabric", "gift", "zipper", "itchy", "warm", "soft", "cheap",

@@ -10,7 +10,7 @@ from urllib.parse import urlencode
 
 from ....sites.shopping_admin.data import STATUSES
 from ....sites.shopping_admin.names import CATEGORIES
-from ...families import program_html_eval, url_match_eval
+from ....tasks.families import program_html_eval, url_match_eval
 from .common import (
     ADMIN,
     MONTHS,
@@ -24,7 +24,7 @@ from .common import (
 )
 
 if TYPE_CHECKING:
-    from ...oracle import OracleContext
+    from ....tasks.oracle import OracleContext
 
 #: Report name in intents -> (URL segment, menu entry).
 REPORTS = {"orders": ("sales", "Orders Report"), "shipping": ("shipping", "Shipping Report"),
