@@ -148,3 +148,28 @@ def test_replicas_run_on_their_own_ports_and_status_lists_them(docker_client, re
     assert ports == {stack.base_url("reddit").rsplit(":", 1)[0] + f":{stack.site('reddit').host_port + 1000 * i}"
                      for i in (1, 2)}
     assert all(row.healthy and row.standby == "1/1 ready" for _, row in rows)
+
+
+def test_each_replica_is_logged_in_and_the_lease_carries_its_login_state(docker_client, make_stack, tmp_path,
+                                                                        monkeypatch):
+    from webarena_gym.env import WebArenaEnv
+
+    stack = make_stack(names=("reddit",))
+    try:
+        replicas_up(docker_client, stack, {"reddit": 2}, progress=False, auth_dir=tmp_path)
+        assert sorted(path.name for path in (tmp_path / "reddit-2").iterdir()) == ["reddit_state.json"]
+        task = dict(NOTES_TASK, task_id="account", require_login=True, start_url="__REDDIT__/cgi-bin/account",
+                    eval={"eval_types": ["url_match"], "reference_url": "__REDDIT__/cgi-bin/account"})
+        monkeypatch.setenv("WA_AUTH_DIR", str(tmp_path / "elsewhere"))  # no state on the env's side
+        with docker_lease_service(stack, {"reddit": 2}, auth_dir=str(tmp_path)) as service:
+            env = WebArenaEnv(suite="webarena-lite", tasks=[task], site_urls=LeaseClient(service.url).sites(),
+                              leases=service.url, backend="playwright")
+            try:
+                observation, info = env.reset(options={"task_id": "account"})
+                # the account page shows to logged-in users only: the replica's state came with the lease
+                assert "Welcome back, MarvelsGrantMan136" in observation
+                assert info["replicas"] == {"reddit": "reddit-1"}
+            finally:
+                env.close()
+    finally:
+        replicas_down(docker_client, stack)

@@ -29,12 +29,15 @@ import json
 import logging
 import os
 import re
+import shutil
+import tempfile
 import threading
 import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -82,7 +85,8 @@ def rebase_task(task: Task, old_urls: Mapping[str, str], new_urls: Mapping[str, 
 
 @dataclass
 class Lease:
-    """One episode's replicas: ``urls`` per site, the service's lease id and replica names."""
+    """One episode's replicas: ``urls`` per site, the service's lease id and replica names, and the
+    local folders holding each replica's login states (``auth_dirs``)."""
 
     lease_id: str
     urls: dict[str, str]
@@ -114,6 +118,7 @@ class LeaseClient:
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._beater: threading.Thread | None = None
+        self._states_dir: str | None = None
 
     # -- HTTP ---------------------------------------------------------------------------
     def _call(self, method: str, path: str, body: dict[str, Any] | None = None) -> tuple[int, dict[str, Any]]:
@@ -161,7 +166,7 @@ class LeaseClient:
             code, answer = self._call("POST", "/leases", body)
             if code == 200:
                 lease = Lease(answer["lease_id"], dict(answer["urls"]), dict(answer["replicas"]), bool(writes),
-                              dict(answer.get("auth_dirs", {})))
+                              self._save_states(answer.get("states") or {}))
                 with self._lock:
                     self._held[lease.lease_id] = lease
                 self._start_heartbeat()
@@ -185,6 +190,21 @@ class LeaseClient:
                 (progress or logger.warning)(message)
             time.sleep(min(0.5, max(0.0, self.wait - waited)))
 
+    def _save_states(self, states: Mapping[str, Mapping[str, Any]]) -> dict[str, str]:
+        """Write the replicas' login states to a local folder per site; returns the folders."""
+        folders = {}
+        for site, files in states.items():
+            if self._states_dir is None:
+                self._states_dir = tempfile.mkdtemp(prefix="wa-lease-states-")
+            folder = Path(self._states_dir) / site
+            folder.mkdir(parents=True, exist_ok=True)
+            for old in folder.glob("*.json"):
+                old.unlink()
+            for name, state in files.items():
+                (folder / Path(name).name).write_text(json.dumps(state), encoding="utf-8")
+            folders[site] = str(folder)
+        return folders
+
     def release(self, lease: Lease, *, dirty: bool | None = None) -> None:
         """Return a lease; a writing one's replicas are recycled (``dirty`` overrides)."""
         with self._lock:
@@ -196,8 +216,11 @@ class LeaseClient:
                                        f"HTTP {code} {answer.get('error', '')}")
 
     def close(self) -> None:
-        """Return every lease held and stop the heartbeat."""
+        """Return every lease held, stop the heartbeat, remove the login states copied here."""
         self._stop.set()
+        if self._states_dir is not None:
+            shutil.rmtree(self._states_dir, ignore_errors=True)
+            self._states_dir = None
         with self._lock:
             held = list(self._held.values())
         for lease in held:

@@ -5,7 +5,8 @@ Env workers anywhere reach it with ``WA_LEASES=http://host:port`` (the client is
 
 - ``GET /sites``: ``{"sites": {site: url of its first replica}}``
 - ``GET /status``: ``{"replicas": [{replica, site, url, state, holders, since, for_s, recycled}]}``
-- ``POST /leases`` ``{sites, writes, holder, ttl}``: 200 ``{lease_id, urls, replicas, auth_dirs}``;
+- ``POST /leases`` ``{sites, writes, holder, ttl}``: 200 ``{lease_id, urls, replicas, states}`` (the
+  replicas' saved login states, by file name);
   409 ``{counts}`` when some site has no replica to give now; 404 ``{missing, serves}``
 - ``POST /leases/<id>/heartbeat``; ``POST /leases/<id>/release`` ``{dirty}`` (404: no such lease)
 
@@ -20,6 +21,7 @@ import logging
 import threading
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 from .leases import LeaseBook
@@ -142,8 +144,19 @@ class LeaseService:
             "lease_id": lease.lease_id,
             "urls": {site: replica.url for site, replica in replicas.items()},
             "replicas": {site: replica.name for site, replica in replicas.items()},
-            "auth_dirs": {site: replica.auth_dir for site, replica in replicas.items() if replica.auth_dir},
+            # the login states themselves, so that workers on other machines need no shared folder
+            "states": {site: _states(replica.auth_dir) for site, replica in replicas.items() if replica.auth_dir},
         }
+
+
+def _states(folder: str) -> dict[str, Any]:
+    states = {}
+    for path in sorted(Path(folder).glob("*_state.json")):
+        try:
+            states[path.name] = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            logger.warning("unreadable login state %s; the episode starts without it", path)
+    return states
 
 
 def _handler(service: LeaseService) -> type[BaseHTTPRequestHandler]:
@@ -183,17 +196,18 @@ def docker_lease_service(deployment: Any, counts: dict[str, int], *, host: str =
     with the replica's deployment writes them); leases name that folder.
     """
     from .engine import connect
-    from .replicas import PORT_STEP, recycle, replica_urls
+    from .replicas import PORT_STEP, recycle, replica_auth_dir, replica_urls
 
     step = PORT_STEP if port_step is None else port_step
     urls = replica_urls(deployment, counts, port_step=step)
-    auth_dirs = {site: [f"{auth_dir.rstrip('/')}/{site}-{i}" for i in range(1, len(list_) + 1)] if auth_dir else []
+    auth_dirs = {site: [str(replica_auth_dir(auth_dir, site, i).resolve()) for i in range(1, len(list_) + 1)]
+                 if auth_dir and deployment.site(site).login is not None else []
                  for site, list_ in urls.items()}
     local = threading.local()
 
     def recycle_replica(site: str, index: int) -> None:
         if getattr(local, "client", None) is None:
             local.client = connect(engine)
-        recycle(local.client, deployment, site, index, port_step=step, timeout=timeout)
+        recycle(local.client, deployment, site, index, port_step=step, timeout=timeout, auth_dir=auth_dir or None)
 
     return LeaseService(LeaseBook(urls, auth_dirs), recycle_replica, host=host, port=port)

@@ -17,8 +17,10 @@ from __future__ import annotations
 
 import logging
 import re
+import time
 from collections.abc import Mapping
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import docker
@@ -76,12 +78,14 @@ def replicas_up(
     standby: int = 0,
     port_step: int = PORT_STEP,
     configure_sites: bool = True,
+    auth_dir: str | Path | None = None,
     timeout: float | None = None,
     progress: bool = True,
 ) -> dict[str, list[str]]:
     """Run ``counts[site]`` healthy, configured replicas of each site (extra ones are removed).
 
-    Idempotent: replicas that run are left alone. Returns the replicas' site URLs per site.
+    Idempotent: replicas that run are left alone. With ``auth_dir`` each replica with a
+    login form is logged in (:func:`replica_auth_dir`). Returns the replicas' site URLs per site.
     """
     for name, count in counts.items():
         if not isinstance(count, int) or count < 1:
@@ -91,17 +95,41 @@ def replicas_up(
             up(client, copy, [name], standby=standby, timeout=timeout, progress=progress)
             if configure_sites:
                 configure(client, copy, [name], timeout=timeout, progress=progress)
+            if auth_dir and deployment.site(name).login is not None:
+                login_replica(deployment, name, index, auth_dir, port_step=port_step)
         for index in existing_replicas(client, deployment, name):
             if index > count:
                 down(client, replica_deployment(deployment, name, index, port_step=port_step), [name], images=True)
     return replica_urls(deployment, counts, port_step=port_step)
 
 
-def recycle(client: docker.DockerClient, deployment: Deployment, name: str, index: int, *,
-            port_step: int = PORT_STEP, timeout: float | None = None) -> float:
-    """Bring replica ``index`` of ``name`` back to pristine (a standby swap, else a recreation); seconds taken."""
+def replica_auth_dir(auth_dir: str | Path, name: str, index: int) -> Path:
+    """Where replica ``index`` of ``name`` keeps its login states (``<auth_dir>/<site>-<index>``)."""
+    return Path(auth_dir) / f"{name}-{index}"
+
+
+def login_replica(deployment: Deployment, name: str, index: int, auth_dir: str | Path, *,
+                  port_step: int = PORT_STEP) -> list[Path]:
+    """Log in on one replica and save its states in its own folder (sessions live in the replica)."""
+    from .login_states import login
+
     copy = replica_deployment(deployment, name, index, port_step=port_step)
-    return reset(client, copy, [name], timeout=timeout, progress=False)[deployment.names([name])[0]]
+    return login(copy, [name], auth_dir=replica_auth_dir(auth_dir, name, index), pairs=False, force=True,
+                 progress=False)
+
+
+def recycle(client: docker.DockerClient, deployment: Deployment, name: str, index: int, *,
+            port_step: int = PORT_STEP, timeout: float | None = None, auth_dir: str | Path | None = None) -> float:
+    """Bring replica ``index`` of ``name`` back to pristine (a standby swap, else a recreation); seconds taken.
+
+    With ``auth_dir`` the replica is logged in again afterwards (a fresh container has no sessions).
+    """
+    started = time.monotonic()
+    copy = replica_deployment(deployment, name, index, port_step=port_step)
+    reset(client, copy, [name], timeout=timeout, progress=False)
+    if auth_dir and deployment.site(name).login is not None:
+        login_replica(deployment, name, index, auth_dir, port_step=port_step)
+    return time.monotonic() - started
 
 
 def replica_status(client: docker.DockerClient, deployment: Deployment, names: list[str] | None = None, *,
