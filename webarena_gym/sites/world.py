@@ -36,12 +36,18 @@ def cache_dir() -> Path:
     return Path(root)
 
 
+#: Where a site keeps its task families (a package or a module), left out of its seed hash.
+_FAMILIES = ("families", "families.py")
+
+
 def _source_hash(site: str) -> str:
-    """Hash of the code that decides a site's seed data (every .py file of its package)."""
+    """Hash of the code that decides a site's seed data (every .py file of its package but its task families,
+    which only read the data: editing a family keeps the cached database)."""
     spec = get_site(site)
     digest = hashlib.sha256(site.encode())
     package_dir = Path(importlib.import_module(SITE_MODULES[site]).__file__).parent
-    for path in sorted(package_dir.rglob("*.py")) + [Path(p) for p in spec.source_files]:
+    code = [path for path in package_dir.rglob("*.py") if path.relative_to(package_dir).parts[0] not in _FAMILIES]
+    for path in sorted(code) + [Path(p) for p in spec.source_files]:
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 
