@@ -28,7 +28,7 @@ PACKAGES = ("webarena_gym", "trainers")
 #: and it is they that register the sites' helpers with the evaluators when the suite loads.
 #: The command line comes last.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("webarena_gym.errors", "webarena_gym.arguments"),
+    ("webarena_gym.errors", "webarena_gym.arguments", "webarena_gym.settings"),
     ("webarena_gym.spaces", "webarena_gym.observation", "webarena_gym.actions", "webarena_gym.webarena_sites",
      "webarena_gym.dom"),
     ("webarena_gym.tasks",),

@@ -29,11 +29,12 @@ from typing import Any
 import gymnasium as gym
 
 from .actions import MAX_ACTION_CHARS, Action, describe_actions, parse_action
-from .arguments import check_flag, check_number, check_whole, is_flag, is_whole
+from .arguments import check_flag, check_number, is_flag, is_whole
 from .backends import check_backend
 from .backends.base import Backend, check_action
 from .errors import ConfigurationError, EnvClosedError, InvalidActionError, UnknownTaskError
-from .observation import DEFAULT_MAX_CHARS, PageObservation
+from .observation import PageObservation
+from .settings import DEFAULT_MAX_CHARS, DEFAULT_MAX_STEPS, MAX_CHARS_RANGE, MAX_STEPS_RANGE, AgentSettings  # noqa: F401
 from .spaces import ActionText, UnicodeText
 from .suites import SUITES, resolve_suite
 from .suites.loading import drawable_tasks, load_tasks, unconfigured_sites
@@ -42,14 +43,9 @@ from .webarena_sites import PLACEHOLDERS, SITE_VARIABLES, site_urls_from_environ
 
 logger = logging.getLogger(__name__)
 
-#: Step limits used by WebAgent-R1: 15 interactions in training, 30 in evaluation.
-DEFAULT_MAX_STEPS = 15
-#: Accepted ranges of the numeric arguments. Past them a value is a mistake (a misplaced zero, a
-#: unit mix-up), refused with a ConfigurationError rather than clamped: no episode needs 10,000
-#: steps, no observation 10 million characters (a vector env's shared memory holds that many per
-#: env), no browser call an hour.
-MAX_STEPS_RANGE = (1, 10_000)
-MAX_CHARS_RANGE = (200, 10_000_000)
+#: The step limit and observation budget, their defaults and accepted ranges, are the agent settings'
+#: (webarena_gym.settings, re-exported here). Past its range a value is a mistake, refused with a
+#: ConfigurationError rather than clamped: no browser call needs an hour.
 MAX_STEP_TIMEOUT_S = 3_600.0
 #: The keys of ``reset(options=...)`` the env reads; others are warned about, never an error, since
 #: RL libraries may pass keys of their own.
@@ -168,10 +164,8 @@ class WebArenaEnv(gym.Env[str, str]):
         strict_actions = check_flag("strict_actions", strict_actions)
         record_screenshots = check_flag("record_screenshots", record_screenshots)
         record_timings = check_flag("record_timings", record_timings)
-        max_steps = check_whole("max_steps", max_steps, *MAX_STEPS_RANGE,
-                                hint="WebAgent-R1 uses 15 in training and 30 in evaluation.")
-        max_chars = check_whole("max_chars", max_chars, *MAX_CHARS_RANGE,
-                                hint=f"The default, {DEFAULT_MAX_CHARS}, shows most pages whole.")
+        limits = AgentSettings(max_steps=max_steps, max_chars=max_chars)  # validated there, as everywhere
+        max_steps, max_chars = limits.max_steps, limits.max_chars
         step_timeout = check_number("step_timeout", step_timeout, 0, MAX_STEP_TIMEOUT_S, above=True,
                                     hint="It is in seconds (default 60).")
         if browser_endpoint is not None and not isinstance(browser_endpoint, str):

@@ -8,6 +8,7 @@ import gymnasium as gym
 
 from .errors import ConfigurationError
 from .prompts import Turn, build_messages, messages_to_text
+from .settings import DEFAULT_KEEP_LAST
 from .spaces import UnicodeText
 
 
@@ -35,7 +36,8 @@ class CompressedHistory(gym.Wrapper):
     'system'
     """
 
-    def __init__(self, env: gym.Env, *, thinking: bool = False, keep_last: int = 0, task_after_page: bool = False):
+    def __init__(self, env: gym.Env, *, thinking: bool = False, keep_last: int = DEFAULT_KEEP_LAST,
+                 task_after_page: bool = False):
         super().__init__(env)
         if not isinstance(keep_last, int) or keep_last < 0:
             raise ConfigurationError(f"keep_last must be a non-negative integer, got {keep_last!r}.")
