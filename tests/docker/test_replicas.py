@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -173,3 +174,34 @@ def test_each_replica_is_logged_in_and_the_lease_carries_its_login_state(docker_
                 env.close()
     finally:
         replicas_down(docker_client, stack)
+
+
+def test_cli_runs_replicas_serves_leases_and_status_shows_who_holds_them(docker_client, standin_image, capsys):
+    from webarena_gym.docker_sites.cli import main
+
+    common = ["--prefix", f"wagymrcli{os.getpid() % 10000}-", "--image", f"forum={standin_image}",
+              "--port", f"forum={free_port()}", "--no-progress"]
+    service = None
+    try:
+        assert main(["up", "reddit", "--replicas", "reddit=2", *common]) == 0
+        out = capsys.readouterr().out
+        assert "reddit-1: healthy and configured at http://127.0.0.1:" in out and "reddit-2:" in out
+        service = subprocess.Popen(
+            [sys.executable, "-m", "webarena_gym.docker_sites", "lease-service", "reddit", "--replicas", "reddit=2",
+             "--standby", "0", "--listen", f"127.0.0.1:{free_port()}", *common],
+            cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        export = next(line for line in service.stdout if line.startswith("export WA_LEASES="))
+        url = export.strip().split("=", 1)[1]
+        lease = LeaseClient(url, holder="trainer-7").acquire(["reddit"], writes=True)
+        assert main(["status", "reddit", "--leases", url, *common]) == 0
+        table = capsys.readouterr().out.splitlines()
+        held = next(line for line in table if line.startswith(lease.replicas["reddit"]))
+        assert held.split()[1:3] == ["leased", "trainer-7"]
+        free = next(line for line in table if line.startswith("reddit-2"))
+        assert free.split()[1] == "free" and "ok" in free.split()
+    finally:
+        if service is not None:
+            service.send_signal(signal.SIGINT)
+            service.wait(timeout=30)
+        assert main(["down", "reddit", "--images", *common]) == 0
+    assert "r1-forum" in capsys.readouterr().out

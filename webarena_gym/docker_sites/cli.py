@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ..arguments import number, whole
-from ..errors import WebArenaGymError
+from ..errors import ConfigurationError, WebArenaGymError
 from .deployment import Deployment
 from .registry import ALIASES, SITES
 
@@ -77,9 +77,27 @@ def build_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     up.add_argument("--timeout", type=number(0, above=True), default=None, help="seconds to wait per site (default: per site)")
     up.add_argument("--no-wait", action="store_true", help="do not wait for the health URLs")
     up.add_argument("--configure", action="store_true", help="run `configure` once the sites answer")
+    _replica_options(up)
+    up.add_argument("--auth-dir", default="", help="with --replicas: log each replica in, saving its states in "
+                    "AUTH_DIR/<site>-<i> (default: no login)")
 
-    st = command("status", _cmd_status, "show state, health, configuration and standbys")
+    ls = command("lease-service", _cmd_lease_service,
+                 "run replicas (as `up --replicas`) and serve leases on them until interrupted (WA_LEASES)")
+    _replica_options(ls, required=True)
+    ls.add_argument("--listen", default="0.0.0.0:7700", metavar="HOST:PORT",
+                    help="where the service listens (default 0.0.0.0:7700: env workers on other machines reach it)")
+    ls.add_argument("--standby", type=whole(0), default=1, metavar="N",
+                    help="warm standbys per replica: a dirty replica is swapped for one in about a second (default 1)")
+    ls.add_argument("--auth-dir", default="", help="log replicas in (again after each recycle) and hand their states "
+                    "out with the leases (default: no login)")
+    ls.add_argument("--timeout", type=number(0, above=True), default=None, help="seconds to wait per site (default: per site)")
+
+    st = command("status", _cmd_status, "show state, health, configuration and standbys (and every replica)")
     st.add_argument("--json", action="store_true", help="print JSON")
+    st.add_argument("--leases", default=None, metavar="URL",
+                    help="lease service to ask who holds each replica (default $WA_LEASES)")
+    st.add_argument("--replica-port-step", type=whole(1), default=None, metavar="N",
+                    help="port distance between replicas, as given to `up --replicas` (default 1000)")
 
     cf = command("configure", _cmd_configure, "apply the one-time configuration (base URLs, password policy)")
     cf.add_argument("--timeout", type=number(0, above=True), default=None, help="seconds to wait per site (default: per site)")
@@ -99,9 +117,18 @@ def build_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     ev.add_argument("--no-check", action="store_true",
                     help="export every site without asking whether it answers (sites not started yet)")
 
-    dn = command("down", _cmd_down, "remove the sites' containers")
+    dn = command("down", _cmd_down, "remove the sites' containers (their replicas too)")
+    dn.add_argument("--replica-port-step", type=whole(1), default=None, metavar="N", help=argparse.SUPPRESS)
     dn.add_argument("--images", action="store_true", help="also remove the configured images")
     return parser
+
+
+def _replica_options(parser: argparse.ArgumentParser, *, required: bool = False) -> None:
+    parser.add_argument("--replicas", action="append", default=[], required=required, metavar="SITE=N[,SITE=N]",
+                        help="run N independent copies of a site, each on its own port (the site's port + i * step), "
+                             "for rollouts that write; N alone: every selected site")
+    parser.add_argument("--replica-port-step", type=whole(1), default=None, metavar="N",
+                        help="port distance between a site's replicas (default 1000)")
 
 
 def add_sites_commands(subparsers: Any) -> argparse.ArgumentParser:
@@ -156,12 +183,41 @@ def _guard(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Name
     return run
 
 
+def _replica_counts(args: argparse.Namespace, deployment: Deployment) -> dict[str, int]:
+    from .replicas import parse_counts
+
+    counts = parse_counts(args.replicas, deployment.names(args.sites))
+    return {deployment.names([name])[0]: count for name, count in counts.items()}
+
+
+def _port_step(args: argparse.Namespace) -> int:
+    from .replicas import PORT_STEP
+
+    return args.replica_port_step or PORT_STEP
+
+
+def _replicas_up(args: argparse.Namespace, deployment: Deployment, client: Any, standby: int) -> dict[str, list[str]]:
+    from .replicas import replicas_up
+
+    urls = replicas_up(client, deployment, _replica_counts(args, deployment), standby=standby,
+                       port_step=_port_step(args), auth_dir=args.auth_dir or None, timeout=args.timeout,
+                       progress=not args.no_progress)
+    for name, site_urls in urls.items():
+        for index, url in enumerate(site_urls, start=1):
+            print(f"{name}-{index}: healthy and configured at {url}")
+    return urls
+
+
 @_guard
 def _cmd_up(args: argparse.Namespace) -> int:
     from .lifecycle import configure, up
 
     deployment = _deployment(args)
     client = _client(args)
+    if args.replicas:
+        _replicas_up(args, deployment, client, standby=args.standby or 0)
+        print("Serve leases on them with `webarena-gym sites lease-service --replicas ...` (the same options).")
+        return 0
     took = up(client, deployment, args.sites, standby=args.standby, timeout=args.timeout,
               wait=not args.no_wait, progress=not args.no_progress)
     for name, seconds in took.items():
@@ -172,14 +228,73 @@ def _cmd_up(args: argparse.Namespace) -> int:
 
 
 @_guard
+def _cmd_lease_service(args: argparse.Namespace) -> int:
+    from .lease_service import docker_lease_service
+
+    deployment = _deployment(args)
+    host, _, port = args.listen.rpartition(":")
+    if not host or not port.isdigit():
+        raise ConfigurationError(f"--listen takes HOST:PORT such as 0.0.0.0:7700, got {args.listen!r}.")
+    urls = _replicas_up(args, deployment, _client(args), standby=args.standby)
+    service = docker_lease_service(deployment, {name: len(site_urls) for name, site_urls in urls.items()},
+                                   host=host, port=int(port), port_step=_port_step(args), auth_dir=args.auth_dir,
+                                   engine=args.engine, timeout=args.timeout)
+    print(f"export WA_LEASES=http://{deployment.host}:{service.url.rsplit(':', 1)[1]}", flush=True)
+    try:
+        service.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+def _print_table(table: list[tuple[Any, ...]]) -> None:
+    widths = [max(len(str(line[i])) for line in table) for i in range(len(table[0]))]
+    for line in table:
+        print("  ".join(str(cell).ljust(width) for cell, width in zip(line, widths, strict=True)).rstrip())
+
+
+def _replica_rows(args: argparse.Namespace, deployment: Deployment, client: Any) -> list[dict[str, Any]]:
+    """Every replica: the docker side, and the lease service's side when one is named."""
+    import os
+    import time
+
+    from .replicas import replica_status
+
+    rows = [{"replica": f"{row.site}-{index}", "container": row.container, "docker": row.state,
+             "health": "ok" if row.healthy else f"HTTP {row.http_status or 'no answer'}", "standby": row.standby or "-",
+             "url": row.url, "state": "?", "holders": "-", "since": "-"}
+            for index, row in replica_status(client, deployment, args.sites, port_step=_port_step(args))]
+    url = args.leases or os.environ.get("WA_LEASES")
+    if url:
+        from ..backends.site_leases import LeaseClient
+
+        by_name = {row["replica"]: row for row in rows}
+        for lease_row in LeaseClient(url).status():
+            row = by_name.setdefault(lease_row["replica"], {"replica": lease_row["replica"], "container": "-",
+                                                             "docker": "-", "health": "-", "standby": "-",
+                                                             "url": lease_row["url"]})
+            since = time.strftime("%H:%M:%S", time.localtime(time.time() - lease_row["for_s"]))
+            row.update(state=lease_row["state"], holders=", ".join(lease_row["holders"]) or "-",
+                       since=f"{since} ({lease_row['for_s']:.0f} s)")
+        rows = list(by_name.values())
+    return rows
+
+
+@_guard
 def _cmd_status(args: argparse.Namespace) -> int:
     from .lifecycle import status
 
     deployment = _deployment(args)
-    rows = status(_client(args), deployment, args.sites)
+    client = _client(args)
+    rows = status(client, deployment, args.sites)
+    replica_rows = _replica_rows(args, deployment, client)
     if args.json:
-        print(json.dumps([asdict(row) | {"healthy": row.healthy} for row in rows], indent=2))
+        print(json.dumps([asdict(row) | {"healthy": row.healthy} for row in rows] + replica_rows, indent=2))
         return 0
+    if replica_rows:
+        keys = ("replica", "state", "holders", "since", "docker", "health", "standby", "url")
+        _print_table([tuple(key.upper() for key in keys)] + [tuple(row[key] for key in keys) for row in replica_rows])
+        print()
     header = ("SITE", "CONTAINER", "STATE", "HEALTH", "CONFIGURED", "STANDBY", "URL")
     table = [header] + [
         (row.site, row.container, row.state,
@@ -267,8 +382,11 @@ def _cmd_env(args: argparse.Namespace) -> int:
 @_guard
 def _cmd_down(args: argparse.Namespace) -> int:
     from .lifecycle import down
+    from .replicas import replicas_down
 
     deployment = _deployment(args)
-    removed = down(_client(args), deployment, args.sites, images=args.images)
+    client = _client(args)
+    removed = down(client, deployment, args.sites, images=args.images)
+    removed += replicas_down(client, deployment, args.sites, images=args.images, port_step=_port_step(args))
     print("removed " + ", ".join(removed) if removed else "nothing to remove")
     return 0

@@ -19,6 +19,7 @@ import logging
 import re
 import time
 from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -114,8 +115,11 @@ def login_replica(deployment: Deployment, name: str, index: int, auth_dir: str |
     from .login_states import login
 
     copy = replica_deployment(deployment, name, index, port_step=port_step)
-    return login(copy, [name], auth_dir=replica_auth_dir(auth_dir, name, index), pairs=False, force=True,
-                 progress=False)
+    # Playwright's sync API refuses a thread whose event loop runs elsewhere (an env's browser
+    # loop may have set one on this thread): log in from a thread of its own.
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="replica-login") as pool:
+        return pool.submit(login, copy, [name], auth_dir=replica_auth_dir(auth_dir, name, index), pairs=False,
+                           force=True, progress=False).result()
 
 
 def recycle(client: docker.DockerClient, deployment: Deployment, name: str, index: int, *,
