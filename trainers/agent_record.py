@@ -5,7 +5,8 @@ thinking format, the history kept in full and where the task is restated. A mode
 that BC or GRPO saved holds ``agent_settings.json``; a later GRPO run or evaluation with other
 values gets one warning per difference, naming the value that repeats the trained prompts,
 since a mismatch is otherwise silent (it only costs success). ``max_turns`` is recorded but not
-compared: evaluation raises it for test-time scaling.
+compared: evaluation raises it for test-time scaling. Records saved under the settings' former names
+(``max_observation_chars``, ``keep_last_observations``) read as today's (``max_chars``, ``keep_last``).
 """
 
 from __future__ import annotations
@@ -16,13 +17,15 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from webarena_gym.settings import RENAMED
+
 from .config import AgentArguments
 
 logger = logging.getLogger(__name__)
 
 AGENT_SETTINGS_FILE = "agent_settings.json"
 #: The settings that change what the model reads; a run that differs in one renders other prompts.
-PROMPT_SETTINGS = ("max_observation_chars", "thinking", "keep_last_observations", "task_after_page")
+PROMPT_SETTINGS = ("max_chars", "thinking", "keep_last", "task_after_page")
 
 
 def write_agent_settings(args: AgentArguments, directory: str | Path) -> None:
@@ -46,7 +49,7 @@ def recorded_agent_settings(directory: str | Path) -> dict[str, Any]:
     if not isinstance(recorded, dict):
         logger.warning("Ignoring %s: expected an object of settings, got %s.", path, type(recorded).__name__)
         return {}
-    return recorded
+    return {RENAMED.get(name, name): value for name, value in recorded.items()}
 
 
 def agent_setting_differences(directory: str | Path, settings: Mapping[str, Any],
@@ -54,6 +57,8 @@ def agent_setting_differences(directory: str | Path, settings: Mapping[str, Any]
     """One sentence per prompt setting whose value in ``settings`` differs from what ``directory`` was trained
     with, naming the flag that repeats it (``flags`` maps a setting to its flag; default ``--<name>``)."""
     recorded = recorded_agent_settings(directory)
+    settings = {RENAMED.get(name, name): value for name, value in settings.items()}
+    flags = {RENAMED.get(name, name): flag for name, flag in (flags or {}).items()}
     differences = []
     for name in PROMPT_SETTINGS:
         if name not in recorded or name not in settings or recorded[name] == settings[name]:

@@ -78,7 +78,7 @@ def demonstration_rows(demos: Iterable[Any], args: AgentArguments) -> list[dict[
     for demo in demos:
         past: list[Turn] = []
         for turn in demo.turns:
-            observation = fit_observation(turn.observation, args.max_observation_chars)
+            observation = fit_observation(turn.observation, args.max_chars)
             messages = build_messages(demo.intent, past, observation, turn.url, max_steps=args.max_turns, **context)
             written = format_action(turn.action, turn.thought, thinking=args.thinking)
             rows.append({

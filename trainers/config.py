@@ -11,12 +11,21 @@ from __future__ import annotations
 import importlib.util
 import logging
 import os
+import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
 from trl import GRPOConfig, SFTConfig
 
 from webarena_gym.backends import check_backend
+from webarena_gym.errors import ConfigurationError
+from webarena_gym.settings import (
+    DEFAULT_KEEP_LAST,
+    DEFAULT_MAX_CHARS,
+    DEFAULT_MAX_STEPS,
+    RENAMED,
+    AgentSettings,
+)
 from webarena_gym.suites import check_split, check_suite
 
 logger = logging.getLogger(__name__)
@@ -87,42 +96,70 @@ class AgentArguments:
         default=None, metadata={"help": "Env backend: 'direct' (in-process, embedded only) or 'playwright'."}
     )
     max_turns: int = field(
-        default=15,
-        metadata={"help": "Interaction limit per episode (the env's max_steps); raise it for test-time scaling."},
+        default=DEFAULT_MAX_STEPS,
+        metadata={"help": "Interaction limit per episode (the env's max_steps, a name TRL's optimizer steps hold "
+                          "here); raise it for test-time scaling."},
     )
-    max_observation_chars: int = field(
-        default=16_000, metadata={"help": "Character budget of one page observation (longer pages scroll)."}
+    max_chars: int = field(
+        default=DEFAULT_MAX_CHARS, metadata={"help": "Character budget of one page observation (longer pages scroll)."}
     )
     thinking: bool = field(
         default=False, metadata={"help": "Thinking format: <think>...</think><answer>action</answer>."}
     )
-    keep_last_observations: int = field(
-        default=0, metadata={"help": "Past observations kept in full in the context (0 = WebAgent-R1's compression)."}
+    keep_last: int = field(
+        default=DEFAULT_KEEP_LAST,
+        metadata={"help": "Past observations kept in full in the context (0 = WebAgent-R1's compression)."},
     )
     task_after_page: bool = field(
         default=False,
         metadata={"help": "Restate the task after the page on every turn (WebArena's prompts) instead of once first."},
     )
+    max_observation_chars: int | None = field(
+        default=None, metadata={"help": "Deprecated: the former name of max_chars (warns)."}
+    )
+    keep_last_observations: int | None = field(
+        default=None, metadata={"help": "Deprecated: the former name of keep_last (warns)."}
+    )
+
+    def __post_init__(self) -> None:
+        self.validate_agent()
+        parent = getattr(super(), "__post_init__", None)  # TRL's, in a config
+        if parent is not None:
+            parent()
 
     def validate_agent(self) -> None:
-        """Reject settings no env accepts (a :class:`ValueError` that says what is expected)."""
+        """Reject settings no env accepts (a :class:`ValueError` that says what is expected); the deprecated names
+        (``max_observation_chars``, ``keep_last_observations``) are moved to today's, with a :class:`FutureWarning`."""
+        for old, new in RENAMED.items():
+            value = getattr(self, old)
+            if value is None:
+                continue
+            defaulted = getattr(self, new) == type(self).__dataclass_fields__[new].default
+            if not defaulted and getattr(self, new) != value:
+                raise ValueError(f"{old}={value!r} and {new}={getattr(self, new)!r} name one setting; give only {new}.")
+            warnings.warn(f"{old} is now called {new}; the old name will stop working in a later release.",
+                          FutureWarning, stacklevel=4)
+            setattr(self, new, value)
+            setattr(self, old, None)
         check_suite(self.suite)
         check_split(self.split)
         if self.backend is not None:
             check_backend(self.backend)
-        if not isinstance(self.max_turns, int) or self.max_turns < 1:
-            raise ValueError(f"max_turns must be a positive integer (15 in WebAgent-R1 training), got {self.max_turns!r}.")
-        if not isinstance(self.max_observation_chars, int) or self.max_observation_chars < 200:
-            raise ValueError(f"max_observation_chars must be an integer >= 200, got {self.max_observation_chars!r}.")
-        if not isinstance(self.keep_last_observations, int) or self.keep_last_observations < 0:
-            raise ValueError(f"keep_last_observations must be a non-negative integer, got {self.keep_last_observations!r}.")
+        try:
+            self.agent_settings()
+        except ConfigurationError as exc:  # the env's names, said as this config's
+            raise ValueError(str(exc).replace("max_steps must", "max_turns must", 1)) from None
         if self.task_ids is not None and not self.task_ids:
             raise ValueError("task_ids is empty; pass None to use every task of the split.")
 
+    def agent_settings(self) -> AgentSettings:
+        """These settings as the env and its context wrapper take them (validated)."""
+        return AgentSettings(max_steps=self.max_turns, max_chars=self.max_chars, keep_last=self.keep_last,
+                             thinking=self.thinking, task_after_page=self.task_after_page)
+
     def context_kwargs(self) -> dict[str, Any]:
         """Keyword arguments of :class:`webarena_gym.wrappers.CompressedHistory`: how the context is laid out."""
-        return {"thinking": self.thinking, "keep_last": self.keep_last_observations,
-                "task_after_page": self.task_after_page}
+        return self.agent_settings().context_kwargs()
 
     def env_kwargs(self) -> dict[str, Any]:
         """Keyword arguments of :class:`webarena_gym.env.WebArenaEnv` for these settings."""
@@ -131,8 +168,7 @@ class AgentArguments:
             "split": self.split,
             "backend": self.backend,
             "task_ids": list(self.task_ids) if self.task_ids is not None else None,
-            "max_steps": self.max_turns,
-            "max_chars": self.max_observation_chars,
+            **self.agent_settings().env_kwargs(),
         }
 
 

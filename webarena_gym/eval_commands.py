@@ -23,14 +23,17 @@ from urllib.parse import urlsplit
 
 from .arguments import whole
 from .backends import BACKENDS
-from .env import DEFAULT_MAX_STEPS
 from .errors import ConfigurationError
+from .settings import (
+    DEFAULT_KEEP_LAST,
+    DEFAULT_MAX_CHARS,
+    DEFAULT_MAX_STEPS,
+    EVALUATION_MAX_STEPS,
+    RenamedFlag,
+)
 from .suites import SPLITS, SUITES
 
 logger = logging.getLogger(__name__)
-
-#: WebArena-Lite's evaluation budget: 30 interactions per episode.
-EVALUATION_MAX_STEPS = 30
 #: The help of ``--max-steps`` on ``eval`` and ``baseline``: their default is not the env's.
 MAX_STEPS_HELP = (f"interactions per episode (default: {EVALUATION_MAX_STEPS}, the evaluation budget; "
                   f"the env's default is {DEFAULT_MAX_STEPS}, the training budget)")
@@ -57,9 +60,11 @@ def add_eval_commands(commands: Any) -> None:
     run.add_argument("--task-ids", type=int, nargs="+", help="only these tasks (default: all of the split)")
     run.add_argument("--limit", type=int, help="only the first N tasks (default: all)")
     run.add_argument("--max-steps", type=int, default=EVALUATION_MAX_STEPS, help=MAX_STEPS_HELP)
-    run.add_argument("--max-observation-chars", type=int, default=16_000, help="character budget of one page")
+    run.add_argument("--max-chars", "--max-observation-chars", dest="max_observation_chars", type=int,
+                     default=DEFAULT_MAX_CHARS, action=RenamedFlag,
+                     help="character budget of one page (--max-observation-chars: its former name)")
     run.add_argument("--thinking", action="store_true", help="<think>...</think><answer>...</answer> format")
-    run.add_argument("--keep-last", type=int, default=0,
+    run.add_argument("--keep-last", type=int, default=DEFAULT_KEEP_LAST,
                      help="past observations kept in full in the context (0: only the current one)")
     run.add_argument("--task-after-page", action="store_true",
                      help="the task after the page on every turn (WebArena's prompt layout), as in training")
@@ -225,7 +230,7 @@ def _make_policy(args: argparse.Namespace) -> Any:
     importlib.import_module("trainers.agent_record").warn_about_agent_settings(
         args.model, {"max_observation_chars": args.max_observation_chars, "thinking": args.thinking,
                      "keep_last_observations": args.keep_last, "task_after_page": args.task_after_page},
-        flags={"max_observation_chars": "--max-observation-chars", "keep_last_observations": "--keep-last",
+        flags={"max_observation_chars": "--max-chars", "keep_last_observations": "--keep-last",
                "task_after_page": "--task-after-page"})
     try:
         return local.LocalModelPolicy.from_pretrained(args.model, max_new_tokens=args.max_tokens,

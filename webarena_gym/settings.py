@@ -19,8 +19,9 @@ with a :class:`FutureWarning`, by :func:`renamed_settings`, so saved records sta
 
 from __future__ import annotations
 
+import argparse
 import warnings
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
@@ -121,5 +122,32 @@ def renamed_settings(values: Mapping[str, Any], *, where: str = "settings") -> d
     return out
 
 
+class RenamedFlag(argparse.Action):
+    """An argparse option also spelt its former way (the last option string), which still works but warns.
+
+    >>> parser = argparse.ArgumentParser()
+    >>> _ = parser.add_argument("--max-chars", "--max-observation-chars", type=int, action=RenamedFlag)
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     parser.parse_args(["--max-observation-chars", "900"]).max_chars
+    900
+    >>> str(caught[0].message)
+    '--max-observation-chars is now called --max-chars; the old name will stop working in a later release.'
+    """
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any):
+        super().__init__(option_strings, dest, **kwargs)
+        self.former, self.current = option_strings[-1], option_strings[0]
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        if option_string == self.former:
+            warnings.warn(f"{self.former} is now called {self.current}; the old name will stop working in a later "
+                          "release.", FutureWarning, stacklevel=2)
+        setattr(namespace, self.dest, values)
+
+
 __all__ = ["CONFIG_NAMES", "DEFAULT_KEEP_LAST", "DEFAULT_MAX_CHARS", "DEFAULT_MAX_STEPS", "EVALUATION_MAX_STEPS",
-           "MAX_CHARS_RANGE", "MAX_KEEP_LAST", "MAX_STEPS_RANGE", "RENAMED", "AgentSettings", "renamed_settings"]
+           "MAX_CHARS_RANGE", "MAX_KEEP_LAST", "MAX_STEPS_RANGE", "RENAMED", "AgentSettings", "RenamedFlag",
+           "renamed_settings"]

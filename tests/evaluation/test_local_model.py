@@ -113,19 +113,19 @@ def test_a_local_model_evaluated_with_other_prompt_settings_than_it_was_trained_
     from trainers.config import AgentArguments
 
     trained = shutil.copytree(tiny_model, tmp_path / "trained")
-    write_agent_settings(AgentArguments(max_observation_chars=2000, keep_last_observations=1), trained)
+    write_agent_settings(AgentArguments(max_chars=2000, keep_last=1), trained)
     common = ["eval", "--model", str(trained), "--task-ids", "0", "--max-steps", "1", "--max-tokens", MAX_TOKENS,
               "--no-progress", "--threads", "1"]
     with caplog.at_level("WARNING", logger="trainers.agent_record"):
-        assert main([*common, "--out", str(tmp_path / "other.jsonl"), "--max-observation-chars", "3000"]) == 0
+        assert main([*common, "--out", str(tmp_path / "other.jsonl"), "--max-chars", "3000"]) == 0
     warnings = messages_of("trainers.agent_record")
     assert [message.split(", so")[0].split(" was ")[1] for message in warnings] == [
-        "trained with max_observation_chars=2000 and this run uses 3000",
-        "trained with keep_last_observations=1 and this run uses 0"]
-    assert "(pass --max-observation-chars 2000 to repeat them)" in warnings[0]
+        "trained with max_chars=2000 and this run uses 3000",
+        "trained with keep_last=1 and this run uses 0"]
+    assert "(pass --max-chars 2000 to repeat them)" in warnings[0]
     assert "(pass --keep-last 1 to repeat them)" in warnings[1]
     caplog.clear()
     with caplog.at_level("WARNING", logger="trainers.agent_record"):
-        assert main([*common, "--out", str(tmp_path / "same.jsonl"), "--max-observation-chars", "2000",
+        assert main([*common, "--out", str(tmp_path / "same.jsonl"), "--max-chars", "2000",
                      "--keep-last", "1"]) == 0
     assert messages_of("trainers.agent_record") == []

@@ -73,7 +73,7 @@ def run_grpo(layout: str, output_dir: Path, model: str) -> dict[str, Any]:
 
     config = MultiTurnGRPOConfig(
         output_dir=str(output_dir), layout=layout, suite="embedded", split="train",
-        task_ids=family_task_ids("train", [FAMILY])[:TASKS], max_turns=1, max_observation_chars=1000,
+        task_ids=family_task_ids("train", [FAMILY])[:TASKS], max_turns=1, max_chars=1000,
         num_generations=4, per_device_train_batch_size=2, max_steps=1, max_completion_length=8,
         learning_rate=1e-3, beta=0.0, save_strategy="no", report_to="none", disable_tqdm=True, plot_metrics=False,
         seed=0, task_sampling="learnable" if layout == "trajectory" else "uniform",

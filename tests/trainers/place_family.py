@@ -54,7 +54,7 @@ def bc_config(output_dir: Path, **overrides):
     from trainers.config import BCConfig
 
     settings = dict(
-        output_dir=str(output_dir), max_turns=MAX_TURNS, max_observation_chars=MAX_CHARS, learning_rate=1e-2,
+        output_dir=str(output_dir), max_turns=MAX_TURNS, max_chars=MAX_CHARS, learning_rate=1e-2,
         lr_scheduler_type="constant", per_device_train_batch_size=8,
         save_strategy="no", disable_tqdm=True, seed=0,
     )
@@ -66,7 +66,7 @@ def grpo_config(output_dir: Path, **overrides):
     from trainers.config import MultiTurnGRPOConfig
 
     settings = dict(
-        output_dir=str(output_dir), max_turns=MAX_TURNS, max_observation_chars=MAX_CHARS, num_generations=4,
+        output_dir=str(output_dir), max_turns=MAX_TURNS, max_chars=MAX_CHARS, num_generations=4,
         per_device_train_batch_size=8, max_steps=1, learning_rate=1e-3, max_completion_length=24,
         save_strategy="no", disable_tqdm=True, seed=0,
         rollout_workers=2, rollout_envs=8,
@@ -80,7 +80,7 @@ def place_envs(tasks: list[dict], num_envs: int, *, workers: int = 2, max_turns:
     from trainers.config import AgentArguments
     from trainers.rollout import make_rollout_envs
 
-    agent = AgentArguments(max_turns=max_turns, max_observation_chars=MAX_CHARS)
+    agent = AgentArguments(max_turns=max_turns, max_chars=MAX_CHARS)
     return make_rollout_envs(agent, num_envs, workers=workers, tasks=tasks)
 
 

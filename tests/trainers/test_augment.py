@@ -109,7 +109,7 @@ def test_bc_trains_on_the_originals_and_their_swapped_copies(demos, tiny_model_d
     episodes = list(demos.values())
     turns = sum(len(d.turns) for d in episodes)
     swapped_turns = sum(len(d.turns) for d in episodes if copied_strings(d))
-    trainer = train_bc(bc_config(tmp_path, max_steps=1, entity_swaps=2, max_observation_chars=2000, max_turns=3,
+    trainer = train_bc(bc_config(tmp_path, max_steps=1, entity_swaps=2, max_chars=2000, max_turns=3,
                                  split="train"),
                        str(tiny_model_dir), demonstrations=episodes)
     assert len(trainer.train_dataset) == turns + 2 * swapped_turns

@@ -50,7 +50,7 @@ def test_bc_then_grpo_then_evaluation_from_the_scripts(tmp_path):
         assert {"config.json", "model.safetensors", "tokenizer.json", "metrics.jsonl", "training_dynamics.png"} <= \
             {path.name for path in (tmp_path / stage).iterdir()}
         recorded = json.loads((tmp_path / stage / "agent_settings.json").read_text())
-        assert recorded["max_turns"] == 3 and recorded["max_observation_chars"] == 16_000
+        assert recorded["max_turns"] == 3 and recorded["max_chars"] == 16_000
     steps = [json.loads(line) for line in (tmp_path / "grpo" / "metrics.jsonl").read_text().splitlines()]
     assert any("rollout/reward" in step for step in steps)
     evaluated = script("evaluate.py", "--model", "bc", "grpo", "--task_ids", "0", "1", "--max_turns", "2",

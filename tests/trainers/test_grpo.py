@@ -171,7 +171,7 @@ def test_the_config_builds_the_envs_the_agent_trains_in(tmp_path, workers):
     from trainers.rollout import make_rollout_envs
     from webarena_gym.prompts import THINKING_FORMAT
 
-    agent = AgentArguments(split="train", max_turns=4, max_observation_chars=900, thinking=True)
+    agent = AgentArguments(split="train", max_turns=4, max_chars=900, thinking=True)
     envs = make_rollout_envs(agent, 1, workers=workers)
     try:
         _prompts, infos = envs.reset(options={"task_id": envs.task_ids[0]})
@@ -219,12 +219,12 @@ def test_a_start_model_prompted_otherwise_than_the_run_is_warned_about(bc_model_
     with caplog.at_level("WARNING", logger="trainers.agent_record"):
         _trainer(bc_model_dir, shared_place_envs, tmp_path / "same")
     assert messages_of("trainers.agent_record") == []
-    chars = recorded["max_observation_chars"]
+    chars = recorded["max_chars"]
     with caplog.at_level("WARNING", logger="trainers.agent_record"):
-        _trainer(bc_model_dir, shared_place_envs, tmp_path / "other", max_observation_chars=chars + 1000, thinking=True)
+        _trainer(bc_model_dir, shared_place_envs, tmp_path / "other", max_chars=chars + 1000, thinking=True)
     assert messages_of("trainers.agent_record") == [
-        f"{bc_model_dir} was trained with max_observation_chars={chars} and this run uses {chars + 1000}, so its "
-        f"prompts differ from those it learnt (pass --max_observation_chars {chars} to repeat them).",
+        f"{bc_model_dir} was trained with max_chars={chars} and this run uses {chars + 1000}, so its "
+        f"prompts differ from those it learnt (pass --max_chars {chars} to repeat them).",
         f"{bc_model_dir} was trained with thinking=False and this run uses True, so its prompts differ from those "
         "it learnt (leave out --thinking to repeat them)."]
 

@@ -34,7 +34,7 @@ from webarena_gym.suites.embedded import family_task_ids
 pytestmark = [pytest.mark.train, pytest.mark.slow]
 
 FAMILY = "map.missing_information"
-AGENT = {"split": "train", "max_turns": 3, "max_observation_chars": 2000}
+AGENT = {"split": "train", "max_turns": 3, "max_chars": 2000}
 SAMPLES_PER_TASK = 16
 
 

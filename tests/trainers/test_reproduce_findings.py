@@ -108,7 +108,7 @@ def test_the_experiment_reports_every_arm_and_scaling_point_and_resumes(tmp_path
         for pass_name, solved in (("greedy", seed["arms"][arm]["greedy"]["solved"]),
                                   ("sampled1", seed["arms"][arm]["sampled"]["solved_passes"][0])):
             run = read_run(tmp_path / "run" / "seed0" / f"trajectories_{arm}_{pass_name}.jsonl", strict=True)
-            assert run.settings["pass"] == pass_name and run.settings["max_observation_chars"] > 0
+            assert run.settings["pass"] == pass_name and run.settings["max_chars"] > 0
             assert [e.task_id for e in run.episodes] == saved["tasks"]["test_ids"]
             assert sorted(e.task_id for e in run.episodes if e.success) == solved
             assert all(e.turns for e in run.episodes)
