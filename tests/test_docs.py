@@ -28,6 +28,9 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
 DOC_FILES = (README, *sorted((ROOT / "docs" / "guide").rglob("*.md")))
+#: Its blocks (and README copies of them) are run by tests/integrations/test_guide_snippets.py,
+#: which also checks what each prints.
+INTEGRATIONS_GUIDE = ROOT / "docs" / "guide" / "integrations.md"
 LANGUAGES = {"python": "python", "py": "python", "bash": "bash", "sh": "bash", "shell": "bash"}
 MARKERS = {"browser", "docker", "slow", "train"}
 #: A busy shared machine runs a snippet many times slower than an idle one; this only catches hangs.
@@ -94,34 +97,50 @@ def fenced_blocks(path: Path) -> list[Snippet]:
     return snippets
 
 
-SNIPPETS = [snippet for path in DOC_FILES for snippet in fenced_blocks(path)]
-
-
-def _param(snippet: Snippet):
-    marks = [getattr(pytest.mark, name) for name in snippet.marks]
+def snippet_param(snippet: Snippet, extra_marks: list | None = None):
+    """``snippet`` as a pytest param: its id is ``file:line``; its markers and skip come from its directive."""
+    marks = [getattr(pytest.mark, name) for name in snippet.marks] + list(extra_marks or [])
     if snippet.skip:
         marks.append(pytest.mark.skip(reason=f"{snippet.name}: {snippet.skip}"))
     return pytest.param(snippet, id=snippet.name, marks=marks)
 
 
-@pytest.mark.parametrize("snippet", [_param(s) for s in SNIPPETS])
-def test_snippet_runs_as_written(snippet: Snippet, tmp_path: Path):
-    environment = dict(os.environ)
+def run_snippet(snippet: Snippet, tmp_path: Path) -> subprocess.CompletedProcess:
+    """Run ``snippet`` as written from the repository root; assert it exits 0 and return what it printed."""
+    environment = dict(os.environ, PYTHONUNBUFFERED="1")
     environment["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{environment.get('PATH', '')}"
     if snippet.language == "python":
         script = tmp_path / "snippet.py"  # a file, so that worker processes can import __main__
-        script.write_text(snippet.code, encoding="utf-8")
         command = [sys.executable, str(script)]
     else:
         script = tmp_path / "snippet.sh"
-        script.write_text(snippet.code, encoding="utf-8")
         command = ["bash", "-e", str(script)]
+    script.write_text(snippet.code, encoding="utf-8")
     result = subprocess.run(command, cwd=ROOT, env=environment, capture_output=True, text=True,
                             timeout=SNIPPET_TIMEOUT_S, stdin=subprocess.DEVNULL)
     assert result.returncode == 0, (
         f"{snippet.name} ({snippet.language}) exited with {result.returncode}\n--- code ---\n{snippet.code}"
         f"--- stdout ---\n{result.stdout[-4000:]}\n--- stderr ---\n{result.stderr[-4000:]}"
     )
+    return result
+
+
+_CHECKED_ELSEWHERE = {s.code: s.name for s in fenced_blocks(INTEGRATIONS_GUIDE)} if INTEGRATIONS_GUIDE.exists() else {}
+SNIPPETS = [snippet for path in DOC_FILES for snippet in fenced_blocks(path)]
+
+
+def _generic_param(snippet: Snippet):
+    copy_of = _CHECKED_ELSEWHERE.get(snippet.code)
+    if copy_of and not snippet.skip:
+        snippet = Snippet(snippet.path, snippet.line, snippet.language, snippet.code,
+                          f"the same code as {copy_of}, run with its output checked by "
+                          "tests/integrations/test_guide_snippets.py", snippet.marks)
+    return snippet_param(snippet)
+
+
+@pytest.mark.parametrize("snippet", [_generic_param(s) for s in SNIPPETS])
+def test_snippet_runs_as_written(snippet: Snippet, tmp_path: Path):
+    run_snippet(snippet, tmp_path)
 
 
 def test_the_docs_site_builds_strictly(tmp_path: Path):
