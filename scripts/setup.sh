@@ -25,6 +25,10 @@ if [ "$(cat "$stamp" 2>/dev/null || true)" != "$wanted" ]; then
   # The official task files ship in these packages. Without their dependencies: those pin old
   # versions (playwright 1.44, lxml 5, transformers 4) that would replace the ones above.
   .venv/bin/python -m pip install -q --no-deps "browsergym-webarenalite==0.14.3" "libwebarena==0.0.5"
+  # The `verified` extra the same way (webarena-verified pins an older pydantic), then its other dependencies.
+  .venv/bin/python -m pip install -q --no-deps "webarena-verified==1.2.3"
+  .venv/bin/python -m pip install -q -c constraints.txt beautifulsoup4 compact-json geographiclib geopy jsonpath-ng \
+    pint price-parser pytimeparse2 thefuzz unidecode url-normalize us usaddress usaddress-scourgify word2number
   echo "$wanted" > "$stamp"
 fi
 

@@ -16,6 +16,7 @@ __version__ = "0.1.0"
 ENV_IDS = {
     "WebArenaLite-v0": {},
     "WebArenaLiteEmbedded-v0": {"suite": "embedded"},
+    "WebArenaVerified-v0": {"suite": "webarena-verified"},
 }
 
 # Without gymnasium's passive env checker (gym.make(..., disable_env_checker=False) adds it back): once the

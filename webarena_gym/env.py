@@ -38,6 +38,7 @@ from .settings import DEFAULT_MAX_CHARS, DEFAULT_MAX_STEPS, MAX_CHARS_RANGE, MAX
 from .spaces import ActionText, UnicodeText
 from .suites import SUITES, resolve_suite
 from .suites.loading import drawable_tasks, load_tasks, unconfigured_sites
+from .suites.verified import ANSWER_FORMAT as VERIFIED_ANSWER_FORMAT
 from .tasks.task import Task
 from .webarena_sites import PLACEHOLDERS, SITE_VARIABLES, site_urls_from_environment
 
@@ -118,6 +119,10 @@ class WebArenaEnv(gym.Env[str, str]):
             sites leased for it alone (reading tasks may share one), ``info["replicas"]`` names
             them, and a replica a writing episode used is recycled before anyone leases it again.
         record_screenshots: Playwright backend: a PNG of the viewport (base64) in every info.
+        site_apps: Direct backend: WSGI apps that serve sites by name (a stand-in for a real site:
+            ``suite="webarena-verified"`` on the direct backend needs them, with ``site_urls``).
+        run_dir: ``webarena-verified``: a folder where every episode leaves
+            ``<task_id>/agent_response.json`` and ``<task_id>/network.har`` (the package's layout).
         record_timings: Wall-clock seconds of each step's parts in ``info["timings"]`` (a
             :class:`Timings`), for profiling. Off by default: no two runs measure the same seconds,
             and without them two runs of the same seed and actions give equal infos (what
@@ -148,15 +153,24 @@ class WebArenaEnv(gym.Env[str, str]):
         record_timings: bool = False,
         browser_endpoint: str | None = None,
         leases: str | None = None,
+        site_apps: Mapping[str, Any] | None = None,
+        run_dir: str | os.PathLike[str] | None = None,
     ):
         chosen_by_default = suite is None and tasks is None
         suite = resolve_suite(suite)
+        if suite == "webarena-verified":
+            from .suites.verified import require_verified
+
+            require_verified()  # before any browser starts: the error names the extra to install
         if chosen_by_default and suite == "embedded":
             _announce_embedded_default()
         if backend is None:
-            backend = "direct" if suite == "embedded" else "playwright"
+            backend = "direct" if suite == "embedded" or site_apps else "playwright"
         check_backend(backend)
-        if backend == "direct" and suite != "embedded":
+        if site_apps is not None and backend != "direct":
+            raise ConfigurationError(f"site_apps (WSGI apps) need backend='direct'; the {backend} backend browses "
+                                     "servers: serve the apps on a port and pass site_urls instead.")
+        if backend == "direct" and suite != "embedded" and not site_apps:
             raise ConfigurationError(
                 "The direct backend only runs the embedded sites; the real WebArena sites need "
                 "backend='playwright'."
@@ -199,20 +213,23 @@ class WebArenaEnv(gym.Env[str, str]):
         if leases is not None and (not isinstance(leases, str) or backend != "playwright"):
             raise ConfigurationError(f"leases must be a lease service URL (http://host:port) on the playwright backend, "
                                      f"got {leases!r:.80} on the {backend} backend.")
-        if suite == "webarena-lite" and not (site_urls or site_urls_from_environment() or leases or os.environ.get("WA_LEASES")):
+        if suite != "embedded" and not (site_urls or site_apps or site_urls_from_environment() or leases
+                                        or os.environ.get("WA_LEASES")):
             raise ConfigurationError(
-                "suite='webarena-lite' needs the real WebArena sites, and none is configured. Set WA_SHOPPING, "
+                f"suite={suite!r} needs the real WebArena sites, and none is configured. Set WA_SHOPPING, "
                 "WA_SHOPPING_ADMIN, WA_REDDIT, WA_GITLAB, WA_MAP, WA_WIKIPEDIA and WA_HOMEPAGE (after "
                 "`webarena-gym sites up`, `webarena-gym sites env` prints them), pass site_urls=..., or use "
                 "suite='embedded' for the offline sites."
             )
         self.world = None
-        if suite == "embedded":
+        self.run_dir = run_dir
+        self._evaluation_details: dict[str, Any] = {}  # webarena-verified: the package's verdict, in infos
+        if suite == "embedded" or backend == "direct":
             from .sites.world import World
 
             self.world = World()
         self.backend: Backend = _make_backend(backend, suite, self.world, site_urls, step_timeout, browser_endpoint,
-                                              leases)
+                                              leases, site_apps)
         try:
             all_tasks = load_tasks(suite, split, site_urls=self.backend.sites.urls, tasks=tasks)
             self.tasks = _select_tasks(all_tasks, task_ids, suite, split)
@@ -283,6 +300,7 @@ class WebArenaEnv(gym.Env[str, str]):
         self.backend.start(task.start_url, allowed_sites=tuple(task.sites),
                            logged_in=tuple(task.sites) if task.require_login else (), storage_state=task.storage_state)
         self._steps, self._scroll, self._done, self._final_reward = 0, 0, False, 0.0
+        self._evaluation_details = {}
         self._page = self.backend.observe()
         self._capture()
         observation = self._render_observation(None)
@@ -317,6 +335,10 @@ class WebArenaEnv(gym.Env[str, str]):
             parsed = parse_action(action, strict=self.strict_actions)
             parsed_action = parsed.to_string()
             if parsed.name == "exit":
+                if self.suite == "webarena-verified":  # the structured response must fit the schema
+                    from .suites.verified import parse_answer
+
+                    parse_answer(parsed.message or "")
                 terminated, answer = True, parsed.message or ""
             else:
                 self._apply(parsed)
@@ -459,6 +481,8 @@ class WebArenaEnv(gym.Env[str, str]):
         return self._observation
 
     def _evaluate(self, answer: str | None) -> tuple[float, dict[str, float]]:
+        if self.suite == "webarena-verified":
+            return self._evaluate_verified(answer)
         from .evaluators import evaluate
 
         result = evaluate(
@@ -470,6 +494,19 @@ class WebArenaEnv(gym.Env[str, str]):
             evaluation=self.evaluation,
         )
         return float(result.reward), dict(result.components)
+
+    def _evaluate_verified(self, answer: str | None) -> tuple[float, dict[str, float]]:
+        """The webarena-verified package's score for the structured answer and the episode's network trace."""
+        from .suites.verified import evaluate_verified, parse_answer, write_run_files
+
+        response = parse_answer(answer) if answer is not None else None
+        settle = getattr(self.backend, "settle_network_trace", None)
+        entries = settle() if settle is not None else list(self.backend.network_trace.entries)
+        if self.run_dir is not None:
+            write_run_files(self.run_dir, self.task.task_id, response, self.backend.network_trace.har())
+        result = evaluate_verified(self.task, response, entries, site_urls=self.backend.sites.urls)
+        self._evaluation_details = {"evaluation": result.details}
+        return result.reward, result.components
 
     def _end_lease(self) -> None:
         """Return the episode's replicas (evaluated already: the evaluators read them)."""
@@ -500,8 +537,9 @@ class WebArenaEnv(gym.Env[str, str]):
             "backend": self.backend_name,
             "step": self._steps,
             "max_steps": self.max_steps,
-            "action_description": describe_actions(),
+            "action_description": describe_actions() + (f"\n\n{VERIFIED_ANSWER_FORMAT}" if self.suite == "webarena-verified" else ""),
             **template,
+            **self._evaluation_details,
             **screenshot,
             **(getattr(self.backend, "episode_info", None) or self._episode_info),
         }
@@ -521,10 +559,13 @@ def _announce_embedded_default() -> None:
 
 
 def _make_backend(name: str, suite: str, world: Any, site_urls: dict[str, str] | None,
-                  step_timeout: float, browser_endpoint: str | None, leases: str | None = None) -> Backend:
+                  step_timeout: float, browser_endpoint: str | None, leases: str | None = None,
+                  site_apps: Mapping[str, Any] | None = None) -> Backend:
     if name == "direct":
         from .backends.direct import DirectBackend
 
+        if site_apps:
+            return DirectBackend(world, site_urls=site_urls, apps=site_apps)
         return DirectBackend(world)
     from .backends.playwright import PlaywrightBackend
 

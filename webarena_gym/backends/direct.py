@@ -25,6 +25,7 @@ from ..sites.spec import SITE_MODULES, app_for, default_base_url
 from ..sites.webapp import SITE_URLS_KEY, WORLD_KEY, default_login_cookies
 from ..sites.world import World
 from .base import NOTHING_FOCUSED, SiteMap
+from .network_trace import NetworkTraceRecorder
 from .page import EvaluationPage
 
 logger = logging.getLogger(__name__)
@@ -60,6 +61,7 @@ class DirectBackend:
         self._root: lxml.html.HtmlElement | None = None
         self._page: PageObservation | None = None
         self._focused: str | None = None  # key of the field Press Enter submits
+        self.network_trace = NetworkTraceRecorder()  # the episode's requests, as HAR entries
 
     # -- Backend protocol -------------------------------------------------------------
     @property
@@ -75,6 +77,7 @@ class DirectBackend:
         self._sites = self._sites.for_task(allowed_sites)
         self._cookies = dict(default_login_cookies(logged_in))
         self._history, self._form_state, self._position = [], [], -1
+        self.network_trace.clear()
         self._navigate("GET", start_url, check=False)
 
     def observe(self) -> PageObservation:
@@ -133,14 +136,15 @@ class DirectBackend:
 
     def _call(self, site: str, method: str, url: str, data: list[tuple[str, str]] | None):
         parts = urlsplit(url)
+        post_data = urlencode(data or []) if method == "POST" else None
         builder = EnvironBuilder(
             path=parts.path or "/",
             base_url=f"{parts.scheme}://{parts.netloc}",
             query_string=parts.query,
             method=method,
-            data=urlencode(data or []) if method == "POST" else None,
+            data=post_data,
             content_type="application/x-www-form-urlencoded" if method == "POST" else None,
-            headers={"Cookie": "; ".join(f"{k}={v}" for k, v in self._cookies.items())} if self._cookies else None,
+            headers=self._request_headers(),
         )
         environ = builder.get_environ()
         environ[WORLD_KEY] = self.world
@@ -155,9 +159,22 @@ class DirectBackend:
         for header in headers.getlist("Set-Cookie"):
             self._store_cookie(header)
         code = int(status.split()[0])
+        self.network_trace.record(method=method, url=url, request_headers=self._request_headers(),
+                                  post_data=post_data, post_mime="application/x-www-form-urlencoded", status=code,
+                                  status_text=status.partition(" ")[2], response_headers=list(headers.items()),
+                                  body=body.decode("utf-8", errors="replace"))
         if code >= 500:
             logger.warning("Embedded site %s answered %s for %s %s", site, status, method, url)
         return code, headers, body.decode("utf-8", errors="replace")
+
+    def _request_headers(self) -> dict[str, str]:
+        """What a browser without scripts sends: it asks for HTML, names the page it leaves, and its cookies."""
+        headers = {"Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"}
+        if self._url:
+            headers["Referer"] = self._url
+        if self._cookies:
+            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self._cookies.items())
+        return headers
 
     def _store_cookie(self, header: str) -> None:
         try:

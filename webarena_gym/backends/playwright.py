@@ -38,6 +38,7 @@ from ..tasks.task import Task
 from .base import NOTHING_FOCUSED, SiteMap
 from .browser_loop import BrowserLoop
 from .chromium import browser_endpoint as _resolve_endpoint
+from .network_trace import NetworkTraceRecorder
 from .page import EvaluationPage
 from .playwright_sites import EmbeddedSites, PlaywrightSites, RealSites, start_page_error
 
@@ -127,6 +128,7 @@ class PlaywrightBackend:
         self._page: Any = None
         self._blocked: list[str] = []
         self._hung = False  # a page that stopped responding: the next start replaces the context
+        self.network_trace = NetworkTraceRecorder()  # the episode's requests, as HAR entries
 
     @property
     def world(self) -> World | None:
@@ -193,7 +195,10 @@ class PlaywrightBackend:
             self._context.set_default_timeout(ACTION_TIMEOUT_MS)
             self._context.set_default_navigation_timeout(NAVIGATION_TIMEOUT_MS)
             await self._context.route("**/*", self._route)
+            self.network_trace.attach(self._context)
             self._page = await self._context.new_page()
+        await self.network_trace.settle()  # the last episode's late entries, then none of them
+        self.network_trace.clear()
         try:
             response = await self._page.goto(start_url, wait_until="load")
         except Exception as exc:
@@ -348,6 +353,11 @@ class PlaywrightBackend:
                     # a select that a widget drives (select2) is hidden from sight: set it directly;
                     # Playwright sets the value and fires input and change, which the widget follows
                     await locator.select_option(label=option, force=force or element.widget == DRIVEN_BY_WIDGET)
+
+    def settle_network_trace(self) -> list[dict[str, Any]]:
+        """The episode's HAR entries once the browser has reported every finished request."""
+        self._run(self.network_trace.settle())
+        return list(self.network_trace.entries)
 
     def evaluation_page(self) -> EvaluationPage:
         return _PlaywrightEvaluationPage(self._page, self._run, self.world, self._sites.urls)

@@ -15,8 +15,9 @@ from ..errors import ConfigurationError
 from ..webarena_sites import site_urls_from_environment
 
 #: ``embedded``: the offline sites of this package and their tasks; ``webarena-lite``: the
-#: official tasks on the real WebArena sites.
-SUITES = ("embedded", "webarena-lite")
+#: official tasks on the real WebArena sites; ``webarena-verified``: WebArena-Verified's tasks,
+#: scored by its own package (:mod:`.verified`; splits all/hard/lite).
+SUITES = ("embedded", "webarena-lite", "webarena-verified")
 SPLITS = ("test", "train")
 
 

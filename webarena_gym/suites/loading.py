@@ -25,6 +25,10 @@ def load_tasks(
     if tasks is not None:
         loaded = [t if isinstance(t, Task) else Task.from_dict(t) for t in tasks]
         return [t.resolve(site_urls) for t in loaded]
+    if suite == "webarena-verified":
+        from .verified import load_verified_tasks
+
+        return load_verified_tasks(split, site_urls=site_urls)
     check_split(split)
     if suite == "embedded":
         from .embedded import embedded_tasks

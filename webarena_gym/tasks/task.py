@@ -31,7 +31,8 @@ _PLACEHOLDER_RE = re.compile(
     "|".join(re.escape(p) for p in sorted(PLACEHOLDERS.values(), key=len, reverse=True))
 )
 
-EVAL_TYPES = ("string_match", "url_match", "program_html")
+#: "webarena_verified": scored by the webarena-verified package (webarena_gym.suites.verified), not by evaluators.
+EVAL_TYPES = ("string_match", "url_match", "program_html", "webarena_verified")
 #: Separates the alternatives inside one reference (a must_include item, a reference URL).
 OR_SEPARATOR = " |OR| "
 URL_NOTES = ("EXACT", "GOLD in PRED")
