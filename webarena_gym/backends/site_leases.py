@@ -159,6 +159,8 @@ class LeaseClient:
             SiteUnavailableError: the service is unreachable, does not serve a site, or no
                 replica came free in time (the message counts busy, dirty and booting ones).
         """
+        if isinstance(sites, str) or not all(isinstance(site, str) for site in sites):
+            raise ConfigurationError(f"sites must be a list of site names such as ['reddit'], got {sites!r:.80}.")
         started = time.monotonic()
         said = started
         body = {"sites": list(sites), "writes": bool(writes), "holder": self.holder, "ttl": self.ttl}
