@@ -2,13 +2,25 @@
 
 from __future__ import annotations
 
+import json
 import re
 import warnings
 
 import pytest
 
-from webarena_gym.actions import ACTIONS, Action, describe_actions, parse_action
-from webarena_gym.errors import InvalidActionError
+from webarena_gym.actions import (
+    ACTIONS,
+    ACTIONS_BY_NAME,
+    ELEMENT_ACTIONS,
+    SCROLL_STEPS,
+    TEXT_ACTIONS,
+    Action,
+    ActionName,
+    check_action_specs,
+    describe_actions,
+    parse_action,
+)
+from webarena_gym.errors import ConfigurationError, InvalidActionError
 
 
 @pytest.mark.parametrize("spec", ACTIONS, ids=lambda s: s.name)
@@ -270,3 +282,34 @@ def test_the_longest_element_id_and_a_long_quoted_number_are_accepted():
     assert parse_action('do(action="Click", element="999999999")').element == 999_999_999
     assert parse_action('exit(message="' + "9" * 5_000 + '")').message == "9" * 5_000
     assert parse_action("exit(message=" + "9" * 100 + ")").message == "9" * 100
+
+
+def test_every_action_name_has_exactly_one_definition_and_a_missing_one_is_refused():
+    assert [spec.name for spec in ACTIONS] == list(ActionName)  # one spec each, in the prompt's order
+    assert describe_actions().count("do(action=") == len(ActionName) - 1  # every do-action is in the prompt
+    without_hover = tuple(spec for spec in ACTIONS if spec.name is not ActionName.HOVER)
+    with pytest.raises(ConfigurationError, match=r"without one: \['Hover'\]"):
+        check_action_specs(without_hover)
+    with pytest.raises(ConfigurationError, match=r"with several: \['Wait'\]"):
+        check_action_specs((*ACTIONS, ACTIONS_BY_NAME[ActionName.WAIT]))
+
+
+def test_action_kinds_derive_from_the_definitions():
+    assert ELEMENT_ACTIONS == {"Click", "Type", "Search", "Select Dropdown Option", "Hover"}
+    assert ELEMENT_ACTIONS == {spec.name for spec in ACTIONS if spec.element}
+    assert TEXT_ACTIONS == {ActionName.TYPE, ActionName.SEARCH}
+    assert SCROLL_STEPS == {ActionName.SCROLL_DOWN: +1, ActionName.SCROLL_UP: -1}
+    for name in ELEMENT_ACTIONS:  # an element action without element= is an agent mistake naming the fix
+        with pytest.raises(InvalidActionError, match='needs element="<id>"'):
+            parse_action(f'do(action="{name}", argument="x")', strict=True)
+
+
+def test_action_names_are_the_strings_the_agent_writes():
+    parsed = parse_action('do(action="select dropdown option", element="2", argument="M")')
+    assert parsed.name is ActionName.SELECT_DROPDOWN_OPTION and parsed.name == "Select Dropdown Option"
+    assert f"{parsed.name}" == str(parsed.name) == "Select Dropdown Option"
+    assert json.dumps({"action": parsed.name}) == '{"action": "Select Dropdown Option"}'
+    assert repr(parsed) == "Action(name='Select Dropdown Option', element=2, argument='M', message=None)"
+    assert Action("Go Backward") == Action(ActionName.GO_BACKWARD) and Action("Wait").to_string() == 'do(action="Wait")'
+    with pytest.raises(ConfigurationError, match=r"'Clik' is not an ActionName; expected one of \['Click'"):
+        Action("Clik")

@@ -36,8 +36,39 @@ import re
 import tokenize
 import warnings
 from dataclasses import dataclass
+from enum import Enum
 
-from .errors import InvalidActionError
+from .errors import ConfigurationError, InvalidActionError
+
+
+class ActionName(str, Enum):
+    """The name of each action: the ``action=`` value of ``do(...)``, or ``exit``.
+
+    A ``str`` (``ActionName.CLICK == "Click"``, and ``str()``/f-strings give the value), so
+    code compares and writes members, never repeated literals. Each member has one
+    :class:`ActionSpec` in :data:`ACTIONS` (checked when this module is imported); the kinds
+    (:data:`ELEMENT_ACTIONS`, :data:`TEXT_ACTIONS`, :data:`SCROLL_STEPS`) derive from those specs.
+
+    >>> ActionName.SELECT_DROPDOWN_OPTION == "Select Dropdown Option", f"{ActionName.CLICK}"
+    (True, 'Click')
+    """
+
+    CLICK = "Click"
+    TYPE = "Type"
+    SEARCH = "Search"
+    SELECT_DROPDOWN_OPTION = "Select Dropdown Option"
+    HOVER = "Hover"
+    PRESS_ENTER = "Press Enter"
+    SCROLL_DOWN = "Scroll Down"
+    SCROLL_UP = "Scroll Up"
+    GO_BACKWARD = "Go Backward"
+    GO_FORWARD = "Go Forward"
+    WAIT = "Wait"
+    EXIT = "exit"
+
+    # What enum.StrEnum (Python 3.11+) does; spelled out to keep Python 3.10.
+    __str__ = str.__str__
+    __format__ = str.__format__
 
 
 @dataclass(frozen=True)
@@ -50,16 +81,20 @@ class ActionSpec:
         argument: Whether ``argument=`` is required.
         description: One line for the system prompt.
         argument_help: What ``argument=`` (``message=`` for exit) holds, for tool schemas.
+        types_text: Whether the argument is typed into a text field (the element must be one).
+        scroll: The direction the action scrolls the page (+1 down, -1 up), 0 if it does not.
     """
 
-    name: str
+    name: ActionName
     element: bool
     argument: bool
     description: str
     argument_help: str = ""
+    types_text: bool = False
+    scroll: int = 0
 
     def example(self) -> str:
-        if self.name == "exit":
+        if self.name is ActionName.EXIT:
             return 'exit(message="your answer")'
         parts = [f'action="{self.name}"']
         if self.element:
@@ -70,37 +105,86 @@ class ActionSpec:
 
 
 ACTIONS: tuple[ActionSpec, ...] = (
-    ActionSpec("Click", True, False, "click the element (follow a link, press a button, toggle a checkbox)"),
-    ActionSpec("Type", True, True, "replace the content of a text field with the text", "the text to type"),
-    ActionSpec("Search", True, True, "type the text into a field, then press Enter", "the text to search for"),
-    ActionSpec("Select Dropdown Option", True, True, "choose the option with this text in a dropdown",
+    ActionSpec(ActionName.CLICK, True, False, "click the element (follow a link, press a button, toggle a checkbox)"),
+    ActionSpec(ActionName.TYPE, True, True, "replace the content of a text field with the text", "the text to type",
+               types_text=True),
+    ActionSpec(ActionName.SEARCH, True, True, "type the text into a field, then press Enter", "the text to search for",
+               types_text=True),
+    ActionSpec(ActionName.SELECT_DROPDOWN_OPTION, True, True, "choose the option with this text in a dropdown",
                "the text of the option to choose"),
-    ActionSpec("Hover", True, False, "move the mouse over the element"),
-    ActionSpec("Press Enter", False, False, "press Enter in the field last typed into (submits its form)"),
-    ActionSpec("Scroll Down", False, False, "show the next part of a long page"),
-    ActionSpec("Scroll Up", False, False, "show the previous part of a long page"),
-    ActionSpec("Go Backward", False, False, "go back to the previous page"),
-    ActionSpec("Go Forward", False, False, "go forward again after going back"),
-    ActionSpec("Wait", False, False, "wait for the page to change"),
-    ActionSpec("exit", False, False, "finish the task; message is your answer (empty when the task asks for no answer)",
+    ActionSpec(ActionName.HOVER, True, False, "move the mouse over the element"),
+    ActionSpec(ActionName.PRESS_ENTER, False, False, "press Enter in the field last typed into (submits its form)"),
+    ActionSpec(ActionName.SCROLL_DOWN, False, False, "show the next part of a long page", scroll=+1),
+    ActionSpec(ActionName.SCROLL_UP, False, False, "show the previous part of a long page", scroll=-1),
+    ActionSpec(ActionName.GO_BACKWARD, False, False, "go back to the previous page"),
+    ActionSpec(ActionName.GO_FORWARD, False, False, "go forward again after going back"),
+    ActionSpec(ActionName.WAIT, False, False, "wait for the page to change"),
+    ActionSpec(ActionName.EXIT, False, False,
+               "finish the task; message is your answer (empty when the task asks for no answer)",
                "your answer, or an empty string when the task asks for no answer"),
 )
-ACTIONS_BY_NAME = {spec.name: spec for spec in ACTIONS}
-_BY_LOWER = {spec.name.lower(): spec for spec in ACTIONS}
+ACTIONS_BY_NAME: dict[ActionName, ActionSpec] = {spec.name: spec for spec in ACTIONS}
+_BY_VALUE: dict[str, ActionSpec] = {spec.name.value: spec for spec in ACTIONS}
+_BY_LOWER: dict[str, ActionSpec] = {spec.name.lower(): spec for spec in ACTIONS}
 
 
-@dataclass(frozen=True)
+def check_action_specs(specs: tuple[ActionSpec, ...]) -> None:
+    """Refuse a spec table that misses an :class:`ActionName` or defines one twice.
+
+    Raises:
+        ConfigurationError: naming the members without a spec, or those with several.
+    """
+    names = [spec.name for spec in specs]
+    missing = [name.value for name in ActionName if name not in names]
+    repeated = sorted({name.value for name in names if names.count(name) > 1})
+    if missing or repeated:
+        raise ConfigurationError(
+            f"Every ActionName needs exactly one ActionSpec in ACTIONS; without one: {missing}, "
+            f"with several: {repeated}. Add (or remove) the ActionSpec in webarena_gym/actions.py."
+        )
+
+
+check_action_specs(ACTIONS)
+
+#: Actions that act on an element of the page (``element=`` required).
+ELEMENT_ACTIONS: frozenset[ActionName] = frozenset(spec.name for spec in ACTIONS if spec.element)
+#: Actions that type their argument into a text field.
+TEXT_ACTIONS: frozenset[ActionName] = frozenset(spec.name for spec in ACTIONS if spec.types_text)
+#: Actions that scroll the page, and in which direction (+1 down, -1 up).
+SCROLL_STEPS: dict[ActionName, int] = {spec.name: spec.scroll for spec in ACTIONS if spec.scroll}
+
+
+@dataclass(frozen=True, repr=False)
 class Action:
-    """A parsed action: ``name`` is one of :data:`ACTIONS`' names."""
+    """A parsed action: ``name`` is one of :data:`ACTIONS`' names (a plain string is read as its :class:`ActionName`).
 
-    name: str
+    >>> Action("Click", element=3).name is ActionName.CLICK
+    True
+    """
+
+    name: ActionName
     element: int | None = None
     argument: str | None = None
     message: str | None = None
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, ActionName):
+            try:
+                name = ActionName(self.name)
+            except ValueError:
+                raise ConfigurationError(
+                    f"Action name {self.name!r} is not an ActionName; expected one of "
+                    f"{[member.value for member in ActionName]}."
+                ) from None
+            object.__setattr__(self, "name", name)
+
+    def __repr__(self) -> str:
+        return (f"Action(name={self.name.value!r}, element={self.element!r}, argument={self.argument!r}, "
+                f"message={self.message!r})")
+
     def to_string(self) -> str:
         """The canonical action string (what an oracle or a demo writes)."""
-        if self.name == "exit":
+        if self.name is ActionName.EXIT:
             return f"exit(message={_quote(self.message or '')})"
         parts = [f"action={_quote(self.name)}"]
         if self.element is not None:
@@ -346,7 +430,7 @@ def _parse_call(call: ast.Call, source: str, *, strict: bool) -> Action:
     if func not in ("do", "exit"):
         shown = preview(ast.unparse(call.func))
         raise InvalidActionError(f"Unknown function {shown}: actions are do(action=..., ...) or exit(message=...).")
-    example = ACTIONS_BY_NAME["exit"].example() if func == "exit" else ACTIONS[0].example()
+    example = ACTIONS_BY_NAME[ActionName.EXIT].example() if func == "exit" else ACTIONS[0].example()
     given: set[str] = set()
     for keyword in call.keywords:
         if keyword.arg is None:
@@ -366,7 +450,7 @@ def _parse_call(call: ast.Call, source: str, *, strict: bool) -> Action:
             kwargs["message"] = _value(call.args[0], "message", source)
         elif call.args:
             raise InvalidActionError(f"exit takes its answer as a keyword: {example}.")
-        return Action("exit", message=kwargs.get("message", ""))
+        return Action(ActionName.EXIT, message=kwargs.get("message", ""))
     if call.args:
         raise InvalidActionError(f"do takes keyword arguments only: {example}.")
     unknown = given - {"action", "element", "argument"}
@@ -376,8 +460,8 @@ def _parse_call(call: ast.Call, source: str, *, strict: bool) -> Action:
     name = kwargs.get("action")
     if name is None:
         raise InvalidActionError('do needs action="..." naming one of: ' + _action_names() + ".")
-    spec = ACTIONS_BY_NAME.get(name) if strict else _BY_LOWER.get(name.strip().lower())
-    if spec is None or spec.name == "exit":
+    spec = _BY_VALUE.get(name) if strict else _BY_LOWER.get(name.strip().lower())
+    if spec is None or spec.name is ActionName.EXIT:
         raise InvalidActionError(f"Unknown action {preview(name)}; expected one of: {_action_names()}.")
     element = _element(kwargs.get("element"), spec)
     argument = kwargs.get("argument")
@@ -493,7 +577,7 @@ def _long_number_error(source: str) -> InvalidActionError | None:
 
 
 def _action_names() -> str:
-    return ", ".join(spec.name for spec in ACTIONS if spec.name != "exit")
+    return ", ".join(spec.name for spec in ACTIONS if spec.name is not ActionName.EXIT)
 
 
 def preview(text: str, limit: int = 80) -> str:

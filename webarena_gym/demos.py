@@ -22,7 +22,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .actions import parse_action
+from .actions import TEXT_ACTIONS, ActionName, parse_action
 from .errors import InvalidActionError, TrajectoryFileError
 from .prompts import Turn
 
@@ -159,17 +159,17 @@ def describe_step(action: str, *, page_text: str = "") -> str:
     import re
 
     parsed = parse_action(action, strict=True)
-    if parsed.name == "exit":
+    if parsed.name is ActionName.EXIT:
         return f"I have what the task asks for; the answer is: {parsed.message}" if parsed.message else "The task is done."
     target = ""
     if parsed.element is not None:
         match = re.search(rf'<(\w+) id="{parsed.element}"[^>]*>([^<]*)', page_text)
         if match:
             target = match.group(2).strip() or match.group(1)
-    if parsed.name == "Click":
+    if parsed.name is ActionName.CLICK:
         return f'I click "{target}".' if target else "I click the element."
-    if parsed.name in ("Type", "Search"):
+    if parsed.name in TEXT_ACTIONS:
         return f'I {parsed.name.lower()} "{parsed.argument}" in the field.'
-    if parsed.name == "Select Dropdown Option":
+    if parsed.name is ActionName.SELECT_DROPDOWN_OPTION:
         return f'I choose "{parsed.argument}".'
     return f"I {parsed.name.lower()}."

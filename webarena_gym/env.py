@@ -28,7 +28,7 @@ from typing import Any
 
 import gymnasium as gym
 
-from .actions import MAX_ACTION_CHARS, Action, describe_actions, parse_action
+from .actions import MAX_ACTION_CHARS, SCROLL_STEPS, Action, ActionName, describe_actions, parse_action
 from .arguments import check_flag, check_number, is_flag, is_whole
 from .backends import check_backend
 from .backends.base import Backend, check_action
@@ -334,7 +334,7 @@ class WebArenaEnv(gym.Env[str, str]):
         try:
             parsed = parse_action(action, strict=self.strict_actions)
             parsed_action = parsed.to_string()
-            if parsed.name == "exit":
+            if parsed.name is ActionName.EXIT:
                 if self.suite == "webarena-verified":  # the structured response must fit the schema
                     from .suites.verified import parse_answer
 
@@ -438,8 +438,8 @@ class WebArenaEnv(gym.Env[str, str]):
 
     # -- internals --------------------------------------------------------------------
     def _apply(self, action: Action) -> None:
-        if action.name in ("Scroll Down", "Scroll Up"):
-            self._scroll_page(+1 if action.name == "Scroll Down" else -1)
+        if action.name in SCROLL_STEPS:
+            self._scroll_page(SCROLL_STEPS[action.name])
             self.backend.execute(action, None)  # the browser scrolls too (lazy-loading pages)
             return
         element = None

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from .actions import Action
+from .actions import Action, ActionName
 from .env import WebArenaEnv
 from .tasks.oracle import Oracle, OracleContext, OracleError
 
@@ -73,6 +73,6 @@ def run_answer(task: dict[str, Any], answer: str | None, *, backend: str = "dire
         if answer is not None:
             yield ctx.exit(answer)
         while True:
-            yield Action("Wait").to_string()
+            yield Action(ActionName.WAIT).to_string()
 
     return run_oracle(task, solve, backend=backend, max_steps=max_steps)

@@ -12,7 +12,7 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.vector.utils import create_shared_memory, read_from_shared_memory, write_to_shared_memory
 
-from .actions import ACTIONS, Action
+from .actions import ACTIONS, Action, ActionName
 from .errors import ConfigurationError
 
 
@@ -87,8 +87,8 @@ class ActionText(UnicodeText):
         spec = ACTIONS[int(self.np_random.integers(len(ACTIONS)))]
         words = [word for word in self.WORDS if word] if spec.argument else self.WORDS
         text = str(words[int(self.np_random.integers(len(words)))])
-        if spec.name == "exit":
-            return Action("exit", message=text).to_string()
+        if spec.name is ActionName.EXIT:
+            return Action(ActionName.EXIT, message=text).to_string()
         element = int(self.np_random.integers(self.max_element)) if spec.element else None
         return Action(spec.name, element=element, argument=text if spec.argument else None).to_string()
 

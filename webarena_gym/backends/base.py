@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Protocol
 from urllib.parse import urlsplit
 
-from ..actions import Action, preview
+from ..actions import TEXT_ACTIONS, Action, ActionName, preview
 from ..errors import InvalidActionError
 
 if TYPE_CHECKING:
@@ -37,9 +37,9 @@ def check_action(action: Action, element: Element | None) -> Action:
     """
     if element is None:
         return action
-    if action.name in ("Type", "Search") and not element.is_text_field():
+    if action.name in TEXT_ACTIONS and not element.is_text_field():
         raise InvalidActionError(f"Element {element.id} ({_markup(element)}) is not a text field; Type needs one.")
-    if action.name == "Select Dropdown Option":
+    if action.name is ActionName.SELECT_DROPDOWN_OPTION:
         if element.tag != "select":
             raise InvalidActionError(f"Element {element.id} ({_markup(element)}) is not a dropdown.")
         wanted = (action.argument or "").strip()

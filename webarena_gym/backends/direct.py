@@ -17,7 +17,7 @@ from urllib.parse import urldefrag, urlencode, urljoin, urlsplit
 import lxml.html
 from werkzeug.test import EnvironBuilder, run_wsgi_app
 
-from ..actions import Action
+from ..actions import SCROLL_STEPS, TEXT_ACTIONS, Action, ActionName
 from ..dom import evaluate_locator_on_html
 from ..errors import InvalidActionError, SiteUnavailableError
 from ..observation import UI_SELECT, Element, PageObservation, parse_html, simplify_document
@@ -87,25 +87,25 @@ class DirectBackend:
 
     def execute(self, action: Action, element: Element | None) -> None:
         name = action.name
-        if name in ("Wait", "Hover", "Scroll Down", "Scroll Up"):
+        if name in (ActionName.WAIT, ActionName.HOVER) or name in SCROLL_STEPS:
             return  # no scripts run here, so none changes the page (the env moves the scroll window)
-        if name == "Go Backward":
+        if name is ActionName.GO_BACKWARD:
             return self._go_history(-1)
-        if name == "Go Forward":
+        if name is ActionName.GO_FORWARD:
             return self._go_history(+1)
-        if name == "Press Enter":
+        if name is ActionName.PRESS_ENTER:
             return self._press_enter()
         node = self._node(element)
         if node.get("disabled") is not None:
             raise InvalidActionError(f"Element {element.id} is disabled.")
-        if name == "Click":
+        if name is ActionName.CLICK:
             return self._click(node, element)
-        if name in ("Type", "Search"):
+        if name in TEXT_ACTIONS:
             self._type(node, element, action.argument or "")
-            if name == "Search":
+            if name is ActionName.SEARCH:
                 self._press_enter()
             return
-        if name == "Select Dropdown Option":
+        if name is ActionName.SELECT_DROPDOWN_OPTION:
             return self._select(node, element, action.argument or "")
         raise InvalidActionError(f"{name} is not supported by the direct backend.")
 

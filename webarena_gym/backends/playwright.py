@@ -22,7 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ..actions import Action
+from ..actions import SCROLL_STEPS, TEXT_ACTIONS, Action, ActionName
 from ..errors import BrowserUnavailableError, InvalidActionError, SiteUnavailableError
 from ..observation import (
     ANNOTATE_DOM_JS,
@@ -305,16 +305,16 @@ class PlaywrightBackend:
         await page.wait_for_load_state("load")
 
     async def _will_navigate(self, page: Any, action: Action, element: Element | None) -> bool:
-        if action.name not in ("Click", "Press Enter", "Search"):
+        if action.name not in (ActionName.CLICK, ActionName.PRESS_ENTER, ActionName.SEARCH):
             return False
-        selector = None if action.name == "Press Enter" else _element_selector(element)
-        return await page.evaluate(WILL_NAVIGATE_JS, [selector, action.name])
+        selector = None if action.name is ActionName.PRESS_ENTER else _element_selector(element)
+        return await page.evaluate(WILL_NAVIGATE_JS, [selector, action.name.value])
 
     async def _perform(self, page: Any, action: Action, element: Element | None) -> None:
         name = action.name
-        if name == "Wait":
+        if name is ActionName.WAIT:
             await page.wait_for_timeout(1000)
-        elif name == "Go Backward":
+        elif name is ActionName.GO_BACKWARD:
             before = page.url
             went = await page.go_back(wait_until="load") is not None or page.url != before
             if page.url == "about:blank":  # the blank page every new tab opens on is not the agent's
@@ -322,29 +322,29 @@ class PlaywrightBackend:
                 went = False
             if not went:
                 raise InvalidActionError("There is no page to go back to.")
-        elif name == "Go Forward":
+        elif name is ActionName.GO_FORWARD:
             if await page.go_forward(wait_until="load") is None:
                 raise InvalidActionError("There is no page to go forward to.")
-        elif name == "Press Enter":
+        elif name is ActionName.PRESS_ENTER:
             if not await page.evaluate(HAS_FOCUS_JS):  # Chromium would press it on the page, doing nothing
                 raise InvalidActionError(NOTHING_FOCUSED)
             await page.keyboard.press("Enter")
-        elif name in ("Scroll Down", "Scroll Up"):
-            await page.mouse.wheel(0, 600 if name == "Scroll Down" else -600)
+        elif name in SCROLL_STEPS:
+            await page.mouse.wheel(0, 600 * SCROLL_STEPS[name])
         else:
             locator = page.locator(_element_selector(element))
             if element.tag == "tr":  # a row is clicked on its first cell: its centre may fall between cells
                 locator = locator.locator(":scope > td, :scope > th").first
             force = self.browsed_sites.force_actions
-            if name == "Click":
+            if name is ActionName.CLICK:
                 await locator.click(force=force)
-            elif name == "Hover":
+            elif name is ActionName.HOVER:
                 await locator.hover(force=force)
-            elif name in ("Type", "Search"):
+            elif name in TEXT_ACTIONS:
                 await locator.fill(action.argument or "")
-                if name == "Search":
+                if name is ActionName.SEARCH:
                     await locator.press("Enter")
-            elif name == "Select Dropdown Option":
+            elif name is ActionName.SELECT_DROPDOWN_OPTION:
                 option = action.argument or ""  # check_action matched it to one of the element's options
                 if element.widget == UI_SELECT:
                     if not await locator.evaluate(CHOOSE_UI_SELECT_OPTION_JS, option):

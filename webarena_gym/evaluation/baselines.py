@@ -11,7 +11,7 @@ import random
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from ..actions import Action
+from ..actions import Action, ActionName
 from .results import EpisodeResult, StepRecord, canonical_action
 
 StepPolicy = Callable[[str, dict[str, Any]], str]
@@ -29,15 +29,17 @@ class RandomPolicy:
         elements = self.page.elements if self.page is not None else []
         roll = self.rng.random()
         if roll < self.exit_probability:
-            return Action("exit", message=self.rng.choice(["", "N/A", "0", "yes", "Done"])).to_string()
+            return Action(ActionName.EXIT, message=self.rng.choice(["", "N/A", "0", "yes", "Done"])).to_string()
         if elements and roll < 0.75:
             element = self.rng.choice(elements)
             if element.is_text_field():
-                return Action("Type", element=element.id, argument=self.rng.choice(["test", "shoes", "2023"])).to_string()
+                return Action(ActionName.TYPE, element=element.id, argument=self.rng.choice(["test", "shoes", "2023"])).to_string()
             if element.tag == "select" and element.options:
-                return Action("Select Dropdown Option", element=element.id, argument=self.rng.choice(element.options)).to_string()
-            return Action("Click", element=element.id).to_string()
-        return Action(self.rng.choice(["Scroll Down", "Go Backward", "Wait"])).to_string()
+                return Action(
+                    ActionName.SELECT_DROPDOWN_OPTION, element=element.id, argument=self.rng.choice(element.options)
+                ).to_string()
+            return Action(ActionName.CLICK, element=element.id).to_string()
+        return Action(self.rng.choice([ActionName.SCROLL_DOWN, ActionName.GO_BACKWARD, ActionName.WAIT])).to_string()
 
 
 class AnswerAtOnce:
@@ -49,7 +51,7 @@ class AnswerAtOnce:
     """
 
     def __init__(self, answer: str = "N/A"):
-        self.action = Action("exit", message=answer).to_string()
+        self.action = Action(ActionName.EXIT, message=answer).to_string()
 
     def __call__(self, observation: str, info: dict[str, Any]) -> str:
         return self.action

@@ -19,7 +19,7 @@ import inspect
 from collections.abc import Callable
 from typing import Any
 
-from ..actions import ACTIONS, ACTIONS_BY_NAME, Action, ActionSpec, parse_action
+from ..actions import ACTIONS, ACTIONS_BY_NAME, Action, ActionName, ActionSpec, parse_action
 
 ELEMENT_HELP = 'the id of the element on the current page (the number in id="...")'
 
@@ -35,8 +35,8 @@ SPECS_BY_TOOL = {tool_name(spec): spec for spec in ACTIONS}
 def action_for_call(name: str, arguments: dict[str, Any]) -> str:
     """The action string for a call of tool ``name`` with ``arguments`` (missing ones become empty)."""
     spec = SPECS_BY_TOOL[name]
-    if spec.name == "exit":
-        return Action("exit", message=str(arguments.get("message") or "")).to_string()
+    if spec.name is ActionName.EXIT:
+        return Action(ActionName.EXIT, message=str(arguments.get("message") or "")).to_string()
     element = arguments.get("element", "") if spec.element else None
     argument = str(arguments.get("argument", "")) if spec.argument else None
     return Action(spec.name, element, argument).to_string()
@@ -49,9 +49,9 @@ def call_for_action(action: str) -> tuple[str, dict[str, Any]]:
     ('type', {'element': 3, 'argument': 'blue'})
     """
     parsed = parse_action(action, strict=True)
-    if parsed.name == "exit":
-        return "exit", {"message": parsed.message or ""}
     spec = ACTIONS_BY_NAME[parsed.name]
+    if spec.name is ActionName.EXIT:
+        return tool_name(spec), {"message": parsed.message or ""}
     arguments: dict[str, Any] = {}
     if spec.element:
         arguments["element"] = parsed.element
@@ -62,7 +62,7 @@ def call_for_action(action: str) -> tuple[str, dict[str, Any]]:
 
 def _parameters(spec: ActionSpec) -> list[tuple[str, type, str, Any]]:
     """(name, type, help, default) of each parameter of an action's tool."""
-    if spec.name == "exit":
+    if spec.name is ActionName.EXIT:
         return [("message", str, spec.argument_help, "")]
     parameters: list[tuple[str, type, str, Any]] = []
     if spec.element:

@@ -20,7 +20,7 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from ..actions import Action
+from ..actions import Action, ActionName
 from ..errors import WebArenaGymError
 from ..observation import Element, PageObservation
 
@@ -100,29 +100,29 @@ class OracleContext:
 
     # -- building actions -------------------------------------------------------------
     def click(self, text: str | None = None, **criteria: Any) -> str:
-        return Action("Click", element=self.find(text, **criteria).id).to_string()
+        return Action(ActionName.CLICK, element=self.find(text, **criteria).id).to_string()
 
     def click_element(self, element: Element) -> str:
-        return Action("Click", element=element.id).to_string()
+        return Action(ActionName.CLICK, element=element.id).to_string()
 
     def type(self, field_name: str, text: str) -> str:
-        return Action("Type", element=self.field(field_name).id, argument=text).to_string()
+        return Action(ActionName.TYPE, element=self.field(field_name).id, argument=text).to_string()
 
     def search(self, field_name: str, text: str) -> str:
-        return Action("Search", element=self.field(field_name).id, argument=text).to_string()
+        return Action(ActionName.SEARCH, element=self.field(field_name).id, argument=text).to_string()
 
     def select(self, field_name: str, option: str) -> str:
-        return Action("Select Dropdown Option", element=self.field(field_name).id, argument=option).to_string()
+        return Action(ActionName.SELECT_DROPDOWN_OPTION, element=self.field(field_name).id, argument=option).to_string()
 
     def check(self, field_name: str) -> str:
         """Click a checkbox or radio (found by label) — a toggle, so only when it needs changing."""
-        return Action("Click", element=self.field(field_name).id).to_string()
+        return Action(ActionName.CLICK, element=self.field(field_name).id).to_string()
 
     def go_back(self) -> str:
-        return Action("Go Backward").to_string()
+        return Action(ActionName.GO_BACKWARD).to_string()
 
     def exit(self, message: str = "") -> str:
-        return Action("exit", message=str(message)).to_string()
+        return Action(ActionName.EXIT, message=str(message)).to_string()
 
     def update(self, observation: str, info: dict[str, Any], page: PageObservation) -> None:
         """Show the oracle the page its last action led to (the env's observation, info and page)."""
