@@ -36,7 +36,8 @@ def first_task_of(site: str):
     return next(t for t in embedded_tasks("test") if list(t.sites) == [site])
 
 
-@pytest.mark.parametrize("env_id", sorted(webarena_gym.ENV_IDS))
+# WebArenaVerified-v0 needs sites (or stand-ins): tests/verified/test_suite.py checks it, and its error without any.
+@pytest.mark.parametrize("env_id", sorted(set(webarena_gym.ENV_IDS) - {"WebArenaVerified-v0"}))
 def test_check_env_passes_on_every_registered_id_with_default_arguments(env_id, no_real_sites):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the embedded default announced

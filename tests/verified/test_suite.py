@@ -109,3 +109,13 @@ def test_the_task_keeps_the_packages_start_urls_when_it_has_several():
     assert several, "the package has tasks with several start URLs"
     assert all(t.start_url == t.extra["start_urls"][0] for t in several)
     json.dumps([t.to_dict() for t in several])  # serialisable as WebArena JSON
+
+
+def test_gymnasiums_check_env_passes_on_stand_in_sites():
+    from gymnasium.utils.env_checker import check_env
+
+    env = gym.make("WebArenaVerified-v0", site_apps=APPS, site_urls=DIRECT_URLS, task_ids=[0, 156, 448])
+    try:
+        check_env(env.unwrapped)
+    finally:
+        env.close()
