@@ -537,7 +537,9 @@ class WebArenaEnv(gym.Env[str, str]):
             "backend": self.backend_name,
             "step": self._steps,
             "max_steps": self.max_steps,
-            "action_description": describe_actions() + (f"\n\n{VERIFIED_ANSWER_FORMAT}" if self.suite == "webarena-verified" else ""),
+            "action_description": describe_actions(),
+            # the suite's answer format: CompressedHistory states it with the task
+            **({"answer_format": VERIFIED_ANSWER_FORMAT} if self.suite == "webarena-verified" else {}),
             **template,
             **self._evaluation_details,
             **screenshot,

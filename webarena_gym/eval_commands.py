@@ -54,7 +54,8 @@ def add_eval_commands(commands: Any) -> None:
     run.add_argument("--api-key", help="API key (default: $OPENAI_API_KEY; local servers need none)")
     run.add_argument("--suite", choices=SUITES, default=None,
                      help="default: webarena-lite when the WA_* variables are set, else embedded")
-    run.add_argument("--split", choices=SPLITS, default="test", help="task split")
+    run.add_argument("--split", choices=(*SPLITS, "all", "hard", "lite"), default="test",
+                     help="task split (webarena-verified: test or all, hard, lite)")
     run.add_argument("--backend", choices=BACKENDS, default=None,
                      help="default: direct for the embedded suite, playwright for the real sites")
     run.add_argument("--task-ids", type=int, nargs="+", help="only these tasks (default: all of the split)")

@@ -52,7 +52,8 @@ class CompressedHistory(gym.Wrapper):
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[str, dict[str, Any]]:
         observation, info = self.env.reset(seed=seed, options=options)
         self.history = []
-        self._intent = info["intent"]
+        # a suite that wants a structured final answer (webarena-verified) says how, after the task
+        self._intent = info["intent"] + (f"\n\n{info['answer_format']}" if info.get("answer_format") else "")
         return self._context(observation, info)
 
     def step(self, action: str) -> tuple[str, float, bool, bool, dict[str, Any]]:

@@ -15,6 +15,7 @@ import webarena_gym  # noqa: F401  (registers the envs)
 from webarena_gym.errors import ConfigurationError, UnknownTaskError
 from webarena_gym.suites.verified import load_verified_tasks
 from webarena_gym.tasks.task import Task
+from webarena_gym.wrappers import CompressedHistory
 
 from .stub_sites import APPS, DIRECT_URLS
 
@@ -69,7 +70,10 @@ def test_an_unconfigured_site_keeps_its_placeholder_and_the_env_names_the_variab
             env.reset(options={"task_id": 0})
         _, info = env.reset(options={"task_id": 448})
         assert info["suite"] == "webarena-verified" and info["sites"] == ["gitlab"]
-        assert '"task_type"' in info["action_description"]  # the answer format is in the prompt the env gives
+        assert '"task_type"' in info["answer_format"]  # the structured answer's format, for the prompt
+        prompt, info = CompressedHistory(env).reset(options={"task_id": 448})
+        task_message = info["messages"][1]["content"]
+        assert task_message.startswith(f"Task: {info['intent']}\n\n{info['answer_format']}")
     finally:
         env.close()
 
