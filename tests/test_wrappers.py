@@ -94,3 +94,50 @@ def test_task_after_page_restates_the_task_last_in_every_user_message(task_id):
 def test_bad_keep_last_is_a_configuration_error():
     with pytest.raises(ConfigurationError, match="keep_last"):
         CompressedHistory(gym.make("WebArenaLite-v0", suite="embedded"), keep_last=-1)
+
+
+def test_constructor_arguments_are_recorded_and_make_rebuilds_the_wrapped_env(task_id):
+    env = CompressedHistory(gym.make("WebArenaLite-v0", suite="embedded", max_steps=7), keep_last=2,
+                            task_after_page=True)
+    try:
+        wrapper_spec = env.spec.additional_wrappers[-1]
+        assert wrapper_spec.name == "CompressedHistory"
+        assert wrapper_spec.entry_point == "webarena_gym.wrappers:CompressedHistory"
+        assert wrapper_spec.kwargs == {"thinking": False, "keep_last": 2, "task_after_page": True}
+        again = gym.make(env.spec)
+        try:
+            assert isinstance(again, CompressedHistory) and (again.keep_last, again.task_after_page) == (2, True)
+            assert again.unwrapped.max_steps == 7
+            assert again.reset(options={"task_id": task_id})[0] == env.reset(options={"task_id": task_id})[0]
+        finally:
+            again.close()
+    finally:
+        env.close()
+
+
+class Forwarding(gym.Env):
+    """An env that shows only the Gymnasium API (as a remote env's client does): no ``max_steps`` attribute."""
+
+    def __init__(self, env):
+        self.inner, self.observation_space, self.action_space = env, env.observation_space, env.action_space
+
+    def reset(self, *, seed=None, options=None):
+        return self.inner.reset(seed=seed, options=options)
+
+    def step(self, action):
+        return self.inner.step(action)
+
+    def close(self):
+        self.inner.close()
+
+
+def test_the_step_budget_in_the_prompt_comes_from_info(task_id):
+    env = CompressedHistory(Forwarding(gym.make("WebArenaLite-v0", suite="embedded", max_steps=4)))
+    try:
+        assert not hasattr(env.unwrapped, "max_steps")
+        _, info = env.reset(options={"task_id": task_id})
+        assert info["max_steps"] == 4 and "(step 1 of 4)" in info["messages"][-1]["content"]
+        _, _, _, _, info = env.step('do(action="Wait")')
+        assert "(step 2 of 4)" in info["messages"][-1]["content"]
+    finally:
+        env.close()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import gymnasium as gym
+from gymnasium.utils import RecordConstructorArgs
 
 from .errors import ConfigurationError
 from .prompts import Turn, build_messages, messages_to_text
@@ -12,7 +13,7 @@ from .settings import DEFAULT_KEEP_LAST
 from .spaces import UnicodeText
 
 
-class CompressedHistory(gym.Wrapper):
+class CompressedHistory(gym.Wrapper[str, str, str, str], RecordConstructorArgs):
     """The agent's context with compressed history (WebAgent-R1's dynamic context compression).
 
     Observations become the whole prompt as flat text; ``info["messages"]`` holds the
@@ -20,7 +21,12 @@ class CompressedHistory(gym.Wrapper):
     in full, past observations are replaced by a one-line placeholder (the last
     ``keep_last`` are kept whole), and the current observation is in full.
     ``info["context_chars"]`` is the prompt's length and ``info["turn_chars"]`` the length
-    of each message, so the growth of the context can be measured.
+    of each message, so the growth of the context can be measured. The step budget the
+    prompt states is the env's ``info["max_steps"]``.
+
+    Its arguments are recorded as Gymnasium's wrappers record theirs
+    (:class:`~gymnasium.utils.RecordConstructorArgs`): ``env.spec.additional_wrappers`` names
+    them, and ``gym.make(env.spec)`` builds the same wrapped env again.
 
     Args:
         env: A WebArena env (or a wrapper of one).
@@ -36,17 +42,19 @@ class CompressedHistory(gym.Wrapper):
     'system'
     """
 
-    def __init__(self, env: gym.Env, *, thinking: bool = False, keep_last: int = DEFAULT_KEEP_LAST,
+    def __init__(self, env: gym.Env[str, str], *, thinking: bool = False, keep_last: int = DEFAULT_KEEP_LAST,
                  task_after_page: bool = False):
-        super().__init__(env)
         if not isinstance(keep_last, int) or keep_last < 0:
             raise ConfigurationError(f"keep_last must be a non-negative integer, got {keep_last!r}.")
+        RecordConstructorArgs.__init__(self, thinking=thinking, keep_last=keep_last, task_after_page=task_after_page)
+        gym.Wrapper.__init__(self, env)
         self.thinking = thinking
         self.keep_last = keep_last
         self.task_after_page = bool(task_after_page)
         self.observation_space = UnicodeText(max_length=10_000_000)
         self.history: list[Turn] = []
         self._intent = ""
+        self._max_steps = 0
         self._current: tuple[str, str] = ("", "")
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[str, dict[str, Any]]:
@@ -73,11 +81,12 @@ class CompressedHistory(gym.Wrapper):
         observation, url = self._current
         return build_messages(
             self._intent, self.history, observation, url, thinking=self.thinking, keep_last=self.keep_last,
-            max_steps=getattr(self.env.unwrapped, "max_steps", 0), task_after_page=self.task_after_page,
+            max_steps=self._max_steps, task_after_page=self.task_after_page,
         )
 
     def _context(self, observation: str, info: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         self._current = (observation, info["url"])
+        self._max_steps = int(info.get("max_steps") or 0)
         messages = self.messages()
         text = messages_to_text(messages)
         info = dict(info, messages=messages, context_chars=len(text), turn_chars=[len(m["content"]) for m in messages])

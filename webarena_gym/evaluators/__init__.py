@@ -17,11 +17,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from types import MappingProxyType
+from typing import Any, Protocol
 
 from ..backends.page import EvaluationPage
 from ..dom import evaluate_locator_on_html
-from ..tasks.task import Task
+from ..errors import ConfigurationError
+from ..tasks.task import EVAL_TYPES, Task
 from . import official_functions  # noqa: F401  (registers WebArena's func: helpers)
 from .functions import call_function, register_function, registered_functions
 from .fuzzy import Judge, explains_impossible, fuzzy_match, rule_fuzzy_match
@@ -34,12 +36,15 @@ from .url_match import clean_url, url_match
 __all__ = [
     "DEFAULT_EVALUATION",
     "EVALUATION_MODES",
+    "EVALUATORS",
     "EvaluationMode",
     "EvaluationPage",
     "EvaluationResult",
+    "Evaluator",
     "Judge",
     "StaticPage",
     "call_function",
+    "check_evaluators",
     "clean_answer",
     "clean_url",
     "evaluate",
@@ -53,6 +58,92 @@ __all__ = [
     "rule_fuzzy_match",
     "url_match",
 ]
+
+
+class Evaluator(Protocol):
+    """One evaluator type: scores an episode's end (answer, final URL, page) against a task."""
+
+    def __call__(
+        self,
+        task: Task,
+        *,
+        answer: str | None,
+        url: str | None,
+        page: EvaluationPage | None,
+        judge: Judge | None,
+        evaluation: EvaluationMode,
+    ) -> MatchOutcome: ...
+
+
+def _string_match(
+    task: Task, *, answer: str | None, url: str | None, page: EvaluationPage | None, judge: Judge | None,
+    evaluation: EvaluationMode,
+) -> MatchOutcome:
+    return string_match(task, answer, judge=judge, evaluation=evaluation)
+
+
+def _url_match(
+    task: Task, *, answer: str | None, url: str | None, page: EvaluationPage | None, judge: Judge | None,
+    evaluation: EvaluationMode,
+) -> MatchOutcome:
+    ok = url_match(url, task.eval.reference_url or "", task.eval.url_note, evaluation=evaluation)
+    return MatchOutcome(
+        float(ok), {"url": url, "reference_url": task.eval.reference_url, "url_note": task.eval.url_note or "EXACT"}
+    )
+
+
+def _program_html(
+    task: Task, *, answer: str | None, url: str | None, page: EvaluationPage | None, judge: Judge | None,
+    evaluation: EvaluationMode,
+) -> MatchOutcome:
+    return program_html(task, page, last_url=url, judge=judge, evaluation=evaluation)
+
+
+def _webarena_verified(
+    task: Task, *, answer: str | None, url: str | None, page: EvaluationPage | None, judge: Judge | None,
+    evaluation: EvaluationMode,
+) -> MatchOutcome:
+    raise ConfigurationError(
+        f"Task {task.task_id!r} is scored by the webarena-verified package (eval type 'webarena_verified'), "
+        "which needs the structured answer and the episode's network trace, not evaluate(): run it in the env "
+        "with suite='webarena-verified', or call webarena_gym.suites.verified.evaluate_verified."
+    )
+
+
+def check_evaluators(table: Mapping[str, Evaluator], declared: tuple[str, ...] = EVAL_TYPES) -> None:
+    """Refuse an evaluator table that does not implement exactly the ``declared`` evaluator types.
+
+    Run on :data:`EVALUATORS` when this package is imported, so a type added to ``EVAL_TYPES``
+    without an implementation fails at once instead of being scored by another evaluator.
+
+    >>> check_evaluators({"string_match": _string_match}, ("string_match", "url_match"))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    webarena_gym.errors.ConfigurationError: The evaluator table ...; without an implementation: ['url_match']; ...
+
+    Raises:
+        ConfigurationError: naming the types without an implementation and the names not declared.
+    """
+    missing = [name for name in declared if name not in table]
+    undeclared = [name for name in table if name not in declared]
+    if missing or undeclared:
+        raise ConfigurationError(
+            f"The evaluator table must implement exactly the declared evaluator types {list(declared)}; "
+            f"without an implementation: {missing}; not declared: {undeclared}. Add the function to EVALUATORS "
+            "in webarena_gym/evaluators/__init__.py (and its name to EVAL_TYPES in webarena_gym/tasks/task.py)."
+        )
+
+
+#: Each evaluator type of ``EVAL_TYPES`` (``tasks/task.py``) and the function that scores it.
+EVALUATORS: Mapping[str, Evaluator] = MappingProxyType(
+    {
+        "string_match": _string_match,
+        "url_match": _url_match,
+        "program_html": _program_html,
+        "webarena_verified": _webarena_verified,
+    }
+)
+check_evaluators(EVALUATORS)
 
 
 @dataclass(frozen=True)
@@ -112,20 +203,7 @@ def evaluate(
     components: dict[str, float] = {}
     details: dict[str, Any] = {}
     for name in task.eval.eval_types:
-        if name == "string_match":
-            outcome = string_match(task, answer, judge=judge, evaluation=evaluation)
-        elif name == "url_match":
-            ok = url_match(final_url, task.eval.reference_url or "", task.eval.url_note, evaluation=evaluation)
-            outcome = MatchOutcome(
-                float(ok),
-                {
-                    "url": final_url,
-                    "reference_url": task.eval.reference_url,
-                    "url_note": task.eval.url_note or "EXACT",
-                },
-            )
-        else:
-            outcome = program_html(task, page, last_url=final_url, judge=judge, evaluation=evaluation)
+        outcome = EVALUATORS[name](task, answer=answer, url=final_url, page=page, judge=judge, evaluation=evaluation)
         components[name] = 1.0 if outcome.score else 0.0
         details[name] = outcome.details
     reward = 1.0 if components and all(components.values()) else 0.0
