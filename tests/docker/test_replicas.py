@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -205,3 +206,27 @@ def test_cli_runs_replicas_serves_leases_and_status_shows_who_holds_them(docker_
             service.wait(timeout=30)
         assert main(["down", "reddit", "--images", *common]) == 0
     assert "r1-forum" in capsys.readouterr().out
+
+
+def test_a_process_vector_env_plays_isolated_episodes_and_names_their_replicas(replicated):
+    from gymnasium.vector import AutoresetMode
+
+    from webarena_gym.vector_workers import ProcessVectorEnv
+
+    _, service = replicated(count=2, standby=1)
+    envs = ProcessVectorEnv(2, workers=2, suite="webarena-lite", tasks=[NOTES_TASK], site_urls=LeaseClient(service.url).sites(),
+                            leases=service.url, backend="playwright", max_steps=5, autoreset_mode=AutoresetMode.DISABLED)
+    try:
+        seen = []
+        for _ in range(2):  # the second round leases the recycled replicas
+            observations, infos = envs.reset(options={"task_id": "notes-write"})
+            assert all("notes stored: 0" in observation for observation in observations)
+            assert sorted(infos["replicas"]["reddit"]) == ["reddit-1", "reddit-2"]
+            seen.append(list(infos["replicas"]["reddit"]))
+            fields = [re.search(r'<input[^>]*id="(\d+)"', observation).group(1) for observation in observations]
+            envs.step([f'do(action="Search", element="{field}", argument="mine")' for field in fields])
+            _, rewards, terminated, _, infos = envs.step(['exit(message="done")'] * 2)
+            assert list(rewards) == [1.0, 1.0] and all(terminated)
+            assert list(infos["replicas"]["reddit"]) == seen[-1]
+    finally:
+        envs.close()

@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import logging
 import threading
+import time
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -47,6 +48,7 @@ class LeaseService:
         self._server.daemon_threads = True
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
+        self._recycling: list[threading.Thread] = []
 
     @property
     def url(self) -> str:
@@ -69,10 +71,15 @@ class LeaseService:
         finally:
             self.close()
 
-    def close(self) -> None:
+    def close(self, *, wait: float = 300.0) -> None:
+        """Stop serving; recycles under way finish first (up to ``wait`` seconds), so that no
+        container is still being swapped when the caller removes the replicas."""
         self._stop.set()
         self._server.shutdown()
         self._server.server_close()
+        deadline = time.monotonic() + wait
+        for thread in list(self._recycling):
+            thread.join(timeout=max(0.0, deadline - time.monotonic()))
 
     def __enter__(self) -> LeaseService:
         return self.start()
@@ -91,11 +98,11 @@ class LeaseService:
         if self._recycle_replica is None:
             return
         self.book.recycling(site, index)
-        threading.Thread(target=self._run_recycle, args=(site, index), name=f"recycle-{site}-{index}", daemon=True).start()
+        thread = threading.Thread(target=self._run_recycle, args=(site, index), name=f"recycle-{site}-{index}", daemon=True)
+        self._recycling = [item for item in self._recycling if item.is_alive()] + [thread]
+        thread.start()
 
     def _run_recycle(self, site: str, index: int) -> None:
-        import time
-
         started = time.monotonic()
         try:
             self._recycle_replica(site, index)
