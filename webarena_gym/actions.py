@@ -100,7 +100,7 @@ class ActionSpec:
         if self.element:
             parts.append('element="12"')
         if self.argument:
-            parts.append('argument="Option text"' if self.name.startswith("Select") else 'argument="text"')
+            parts.append('argument="Option text"' if self.name is ActionName.SELECT_DROPDOWN_OPTION else 'argument="text"')
         return f"do({', '.join(parts)})"
 
 
