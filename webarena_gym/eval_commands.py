@@ -55,7 +55,7 @@ def add_eval_commands(commands: Any) -> None:
     run.add_argument("--suite", choices=SUITES, default=None,
                      help="default: webarena-lite when the WA_* variables are set, else embedded")
     run.add_argument("--split", choices=(*SPLITS, "all", "hard", "lite"), default="test",
-                     help="task split (webarena-verified: test or all, hard, lite)")
+                     help="task split (default: test; webarena-verified: test or all, hard, lite)")
     run.add_argument("--backend", choices=BACKENDS, default=None,
                      help="default: direct for the embedded suite, playwright for the real sites")
     run.add_argument("--task-ids", type=int, nargs="+", help="only these tasks (default: all of the split)")
@@ -75,8 +75,9 @@ def add_eval_commands(commands: Any) -> None:
     run.add_argument("--seed", type=int, default=None, help="sampling seed (default: none, unseeded)")
     run.add_argument("--episodes-in-flight", type=int, default=8, help="episodes played at once")
     run.add_argument("--env-workers", type=int, default=None,
-                     help="env worker processes (default: one per core, at most one per episode in flight; "
-                          "0: the envs stay in this process, stepped on threads)")
+                     help="env worker processes (default: for the direct backend with two or more episodes in "
+                          "flight and more than one core, one per core, at most one per episode; else 0: the envs "
+                          "stay in this process, stepped on threads)")
     run.add_argument("--threads", type=whole(0), default=0,
                      help="local model: torch CPU threads (0: torch's default, one per core; fewer is faster "
                           "when other work keeps cores busy)")
