@@ -51,12 +51,57 @@ def _error_reply(exc: BaseException) -> tuple[str, Any]:
         return "error", (f"{type(exc).__name__}: {exc}", trace)
 
 
+class EnvHost:
+    """The envs one worker hosts, and the commands it serves: one code path for a worker process and a Ray actor.
+
+    :func:`run_worker` serves these methods over a pipe; :mod:`webarena_gym.vector_ray` makes
+    this class a Ray actor. Each method is one command of the module docstring.
+    """
+
+    def __init__(self, make_env: Callable[[], Any]):
+        self.make_env = make_env
+        self.envs: list[Any] = []
+        self.observations: list[Any] = []
+
+    def make(self, count: int, environment: dict[str, str] | None) -> tuple[Any, Any, Any, Any]:
+        """Take ``environment`` (the parent's variables, exactly; None keeps this process's), build ``count`` envs.
+
+        Returns the spaces, metadata and task list of the first env.
+        """
+        if environment is not None:
+            os.environ.clear()  # the parent's variables exactly: one it unset must not linger
+            os.environ.update(environment)
+        close_envs(self.envs)
+        self.envs = []
+        self.envs = [self.make_env() for _ in range(count)]
+        self.observations = [None] * len(self.envs)
+        first = self.envs[0]
+        return first.observation_space, first.action_space, first.metadata, getattr(first.unwrapped, "tasks", None)
+
+    def run(self, entries: list[tuple[int, str, Any]]) -> list[EnvResult]:
+        """One ``(observation, reward, terminated, truncated, info)`` per ``(slot, kind, argument)`` entry."""
+        results = []
+        for slot, kind, argument in entries:
+            result = run_entry(self.envs[slot], kind, argument, self.observations[slot])
+            self.observations[slot] = result[0]
+            results.append(result)
+        return results
+
+    def call(self, slots: list[int], name: str, args: Any, kwargs: dict[str, Any] | None) -> list[Any]:
+        """``name`` called on (or read from) the envs in ``slots``, through wrappers."""
+        return [call_env(self.envs[slot], name, args, kwargs) for slot in slots]
+
+    def close(self) -> None:
+        """Close every env (logging, not raising, one env's failure)."""
+        envs, self.envs = self.envs, []
+        close_envs(envs)
+
+
 def run_worker(connection: Any, make_env: Callable[[], Any]) -> None:
     """Serve the parent's commands over ``connection`` until ``"close"`` or the parent goes away."""
     # Ctrl-C reaches the whole process group: the parent handles it and closes the workers.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    envs: list[Any] = []
-    observations: list[Any] = []
+    host = EnvHost(make_env)
     try:
         while True:
             try:
@@ -64,25 +109,16 @@ def run_worker(connection: Any, make_env: Callable[[], Any]) -> None:
             except (EOFError, OSError):  # the parent died or closed its end
                 return
             if command == "close":
-                close_envs(envs)
-                envs = []
+                host.close()
                 _send_or_quit(connection, ("ok", None))
                 return
             try:
                 if command == "make":
-                    count, environment = payload
-                    os.environ.clear()  # the parent's variables exactly: one it unset must not linger
-                    os.environ.update(environment)
-                    envs = [make_env() for _ in range(count)]
-                    observations = [None] * len(envs)
-                    first = envs[0]
-                    tasks = getattr(first.unwrapped, "tasks", None)
-                    result: Any = (first.observation_space, first.action_space, first.metadata, tasks)
+                    result: Any = host.make(*payload)
                 elif command == "run":
-                    result = [_run_one(envs, observations, slot, kind, argument) for slot, kind, argument in payload]
+                    result = host.run(payload)
                 elif command == "call":
-                    slots, name, args, kwargs = payload
-                    result = [call_env(envs[slot], name, args, kwargs) for slot in slots]
+                    result = host.call(*payload)
                 else:
                     raise ValueError(f"unknown worker command {command!r}")
                 reply = ("ok", result)
@@ -96,7 +132,7 @@ def run_worker(connection: Any, make_env: Callable[[], Any]) -> None:
             if not sent:
                 return
     finally:
-        close_envs(envs)
+        host.close()
 
 
 def _send_or_quit(connection: Any, message: Any) -> bool:
@@ -106,9 +142,3 @@ def _send_or_quit(connection: Any, message: Any) -> bool:
     except (EOFError, OSError):  # BrokenPipeError, ConnectionResetError: the parent died
         return False
     return True
-
-
-def _run_one(envs: list[Any], observations: list[Any], slot: int, kind: str, argument: Any) -> EnvResult:
-    result = run_entry(envs[slot], kind, argument, observations[slot])
-    observations[slot] = result[0]
-    return result
