@@ -6,7 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from webarena_gym.observation import simplify_html, window_text
+from webarena_gym.actions import Action, ActionName
+from webarena_gym.observation import ObservationCache, simplify_html, window_text
+from webarena_gym.observation.cache import observation_bytes
 
 PAGES = Path(__file__).parent / "fixtures" / "pages"
 
@@ -357,3 +359,127 @@ def test_new_real_markup_pages_show_what_a_desktop_browser_shows():
     assert issue.text.index("Closed") < issue.text.index("<h1>")
     assert "Author Maintainer" in issue.text and "Developer" in issue.text and "@dpatel" in issue.text
     assert "Issue actions" not in issue.text and "Your projects" not in issue.text and "Toggle navigation" not in issue.text
+
+
+# -- the observation cache ------------------------------------------------------------------
+
+FIXTURE_FILES = sorted([*PAGES.glob("*.html"), *REAL_MARKUP.glob("*.html")])
+
+
+def same_observation(cached, fresh) -> bool:
+    def fields(page):
+        return page.text, page.title, [(e.id, e.tag, e.text, dict(e.attributes), e.label, e.key, tuple(e.options),
+                                        e.widget) for e in page.elements]
+    return fields(cached) == fields(fresh)
+
+
+@pytest.fixture
+def process_cache():
+    """The process-wide cache, restored afterwards (other tests share it)."""
+    from webarena_gym.observation import cache as cache_module
+
+    saved = cache_module._cache
+    yield cache_module
+    cache_module._cache = saved
+
+
+@pytest.mark.parametrize("well_formed", [False, True])
+def test_cached_observation_is_byte_identical_on_every_fixture(well_formed):
+    cache = ObservationCache(max_bytes=64 << 20)
+    for path in FIXTURE_FILES:
+        html = path.read_text()
+        fresh = simplify_html(html, well_formed=well_formed)
+        first = cache.simplify(html, well_formed=well_formed)
+        second = cache.simplify(html, well_formed=well_formed)
+        assert same_observation(first, fresh), path.name
+        assert second is first, path.name  # the second visit is not simplified again
+    assert cache.stats()["hits"] == cache.stats()["misses"] == len(FIXTURE_FILES)
+
+
+def test_cache_is_keyed_by_the_settings_that_change_the_observation():
+    cache = ObservationCache(max_bytes=64 << 20)
+    stray = "<!DOCTYPE html><nav><a href='/'>Home</a></nav><table><tr><td>$5</td></tr><p>Sold out</p></table>"
+    for well_formed in (False, True):
+        for order_navigation in (False, True):
+            page = cache.simplify(stray, well_formed=well_formed, order_navigation=order_navigation)
+            assert page.text == simplify_html(stray, well_formed=well_formed, order_navigation=order_navigation).text
+    assert len(cache) == 4 and cache.stats()["hits"] == 0
+    assert cache.simplify(stray).text != cache.simplify(stray, well_formed=True).text  # the parsers differ here
+
+
+def test_cache_stays_within_its_bound_and_drops_the_least_recently_used():
+    pages = [p.read_text() for p in FIXTURE_FILES[:6]]
+    sizes = [observation_bytes(simplify_html(html)) for html in pages]
+    cache = ObservationCache(max_bytes=sum(sorted(sizes)[-2:]))  # room for about two pages
+    for html in pages:
+        cache.simplify(html)
+        assert cache.bytes <= cache.max_bytes
+    stats = cache.stats()
+    assert stats["evictions"] >= 3 and stats["entries"] < len(pages)
+    cache.simplify(pages[-1])  # the newest is kept
+    assert cache.stats()["hits"] == 1
+    cache.simplify(pages[0])  # the oldest went first
+    assert cache.stats()["misses"] == len(pages) + 1
+    off = ObservationCache(max_bytes=0)
+    assert off.simplify(pages[0]).text == simplify_html(pages[0]).text and len(off) == 0
+    with pytest.raises(ValueError, match="max_bytes must be >= 0"):
+        ObservationCache(max_bytes=-1)
+
+
+def test_cached_observations_are_read_only_and_survive_pickling():
+    import pickle
+
+    page = ObservationCache(max_bytes=1 << 20).simplify((PAGES / "magento_admin_orders_grid.html").read_text())
+    element = next(e for e in page.elements if e.attributes)
+    assert isinstance(page.elements, tuple)
+    with pytest.raises(TypeError, match="read-only"):
+        element.attributes["value"] = "changed"
+    with pytest.raises(TypeError, match="read-only"):
+        element.attributes.update(value="changed")
+    copy = pickle.loads(pickle.dumps(page))  # vector workers send observations between processes
+    assert copy == page and dict(copy.elements[0].attributes) == dict(page.elements[0].attributes)
+
+
+def test_direct_backend_shares_pages_as_served_but_not_what_an_agent_typed(process_cache):
+    from webarena_gym.backends.direct import DirectBackend
+    from webarena_gym.sites.world import World
+
+    process_cache.configure_observation_cache(64 << 20)
+    first, second = DirectBackend(World()), DirectBackend(World())
+    start = first.sites.urls["shopping"] + "/"
+    for backend in (first, second):
+        backend.start(start, allowed_sites=("shopping",))
+    shown = first.observe()
+    assert second.observe() is shown  # the same HTML: simplified once for both envs
+    search = next(e for e in shown.elements if e.is_text_field())
+    first.execute(Action(ActionName.TYPE, element=search.id, argument="blue mug"), search)
+    assert 'value="blue mug"' in first.observe().text
+    assert 'value="blue mug"' not in second.observe().text and 'value="blue mug"' not in shown.text
+    first.start(start, allowed_sites=("shopping",))  # a new episode on the page as served
+    assert first.observe() is shown
+
+
+def test_direct_backend_gives_the_same_observations_with_and_without_the_cache(process_cache):
+    from webarena_gym.env import WebArenaEnv
+    from webarena_gym.oracle_runner import play
+    from webarena_gym.suites.embedded import embedded_tasks, family_of
+
+    seen, task_ids = set(), []
+    for task in embedded_tasks("test"):
+        name = family_of(task.task_id, "test").name
+        if name not in seen:
+            seen.add(name)
+            task_ids.append(task.task_id)
+    observed = {}
+    for max_bytes in (0, 64 << 20, 64 << 20):  # off, then a cold cache, then a warm one
+        process_cache.configure_observation_cache(max_bytes)
+        env = WebArenaEnv(suite="embedded", backend="direct", max_steps=30)
+        try:
+            for task_id in task_ids:
+                episode = play(env, task_id, family_of(task_id, "test").solve, env.tasks_by_id[task_id].to_dict())
+                observed.setdefault(task_id, []).append((episode.observations, episode.reward))
+        finally:
+            env.close()
+    assert process_cache.observation_cache().stats()["hits"] > 0
+    for task_id, (off, cold, warm) in observed.items():
+        assert off == cold == warm, f"task {task_id}"

@@ -20,7 +20,15 @@ from werkzeug.test import EnvironBuilder, run_wsgi_app
 from ..actions import SCROLL_STEPS, TEXT_ACTIONS, Action, ActionName
 from ..dom import evaluate_locator_on_html
 from ..errors import InvalidActionError, SiteUnavailableError
-from ..observation import UI_SELECT, Element, PageObservation, parse_html, simplify_document
+from ..observation import (
+    UI_SELECT,
+    Element,
+    PageObservation,
+    observation_cache,
+    parse_html,
+    simplify_document,
+)
+from ..observation.cache import html_key
 from ..sites.spec import SITE_MODULES, app_for, default_base_url
 from ..sites.webapp import SITE_URLS_KEY, WORLD_KEY, default_login_cookies
 from ..sites.world import World
@@ -60,6 +68,7 @@ class DirectBackend:
         self._url = ""
         self._root: lxml.html.HtmlElement | None = None
         self._page: PageObservation | None = None
+        self._page_html: str | None = None  # the HTML of the page as served, until an action changes it
         self._focused: str | None = None  # key of the field Press Enter submits
         self.network_trace = NetworkTraceRecorder()  # the episode's requests, as HAR entries
 
@@ -82,7 +91,14 @@ class DirectBackend:
 
     def observe(self) -> PageObservation:
         if self._page is None:
-            self._page = simplify_document(self._root) if self._root is not None else PageObservation(text="")
+            if self._root is None:
+                self._page = PageObservation(text="")
+            elif self._page_html is not None:  # the page as served: shared with every env that saw the same HTML
+                root = self._root
+                self._page = observation_cache().get_or_compute(
+                    html_key(self._page_html, "direct"), lambda: simplify_document(root))
+            else:  # changed in place (typed, checked, selected): its own
+                self._page = simplify_document(self._root)
         return self._page
 
     def execute(self, action: Action, element: Element | None) -> None:
@@ -115,7 +131,7 @@ class DirectBackend:
 
     def close(self) -> None:
         self._cookies.clear()
-        self._root = self._page = None
+        self._root = self._page = self._page_html = None
 
     # -- requests ---------------------------------------------------------------------
     def fetch(self, method: str, url: str, data: list[tuple[str, str]] | None = None) -> tuple[str, int, str]:
@@ -208,7 +224,7 @@ class DirectBackend:
         self._edited = {}
         self._url = url
         self._root = parse_html(html)
-        self._page = None
+        self._page, self._page_html = None, html  # the HTML of the unchanged page: the observation cache's key
         self._focused = None
 
     def _go_history(self, step: int) -> None:
@@ -223,7 +239,7 @@ class DirectBackend:
 
     def _restore_form_state(self, state: dict[str, tuple[str, str | None]]) -> None:
         """Put back what the agent had typed, checked or selected, as browsers do on Back/Forward."""
-        if self._root is None:
+        if self._root is None or not state:
             return
         tree = self._root.getroottree()
         for path, (kind, value) in state.items():
@@ -244,7 +260,7 @@ class DirectBackend:
                     if _text(option) == value:
                         option.set("selected", "")
             self._edited[path] = (kind, value)
-        self._page = None
+        self._page = self._page_html = None
 
     # -- page actions -----------------------------------------------------------------
     def _node(self, element: Element | None) -> lxml.html.HtmlElement:
@@ -273,7 +289,7 @@ class DirectBackend:
                 details.set("open", "")
             else:
                 del details.attrib["open"]
-            self._page = None
+            self._page = self._page_html = None
             return None
         if (tag == "button" and kind in ("", "submit")) or (tag == "input" and kind in SUBMIT_TYPES):
             form = _form_of(node)
@@ -302,13 +318,13 @@ class DirectBackend:
         tree = self._root.getroottree()
         for box in changed:
             self._edited[tree.getpath(box)] = ("checked", "" if box.get("checked") is not None else None)
-        self._page = None
+        self._page = self._page_html = None
 
     def _type(self, node: lxml.html.HtmlElement, element: Element, text: str) -> None:
         self._set_text(node, text)
         self._edited[element.key] = ("text", text)
         self._focused = element.key
-        self._page = None
+        self._page = self._page_html = None
 
     @staticmethod
     def _set_text(node: lxml.html.HtmlElement, text: str) -> None:
@@ -333,7 +349,7 @@ class DirectBackend:
         chosen.set("selected", "")
         self._edited[element.key] = ("selected", option_text)
         self._focused = element.key
-        self._page = None
+        self._page = self._page_html = None
 
     def _press_enter(self) -> None:
         if self._focused is None or self._root is None:
@@ -341,7 +357,7 @@ class DirectBackend:
         node = self._root.getroottree().xpath(self._focused)[0]
         if node.tag == "textarea":
             node.text = (node.text or "") + "\n"
-            self._page = None
+            self._page = self._page_html = None
             return
         form = _form_of(node)
         if form is None:

@@ -31,7 +31,7 @@ from ..observation import (
     UI_SELECT,
     Element,
     PageObservation,
-    simplify_html,
+    observation_cache,
 )
 from ..sites.world import World
 from ..tasks.task import Task
@@ -239,7 +239,8 @@ class PlaywrightBackend:
         try:
             # the embedded sites' pages are well-formed: lxml's fast parser reads them as the
             # browser did; anything else is parsed with the HTML5 algorithm, as browsers do
-            return simplify_html(self._run(self._snapshot()), well_formed=self.browsed_sites.well_formed)
+            # (through the process-wide cache: the same annotated page gives the same observation)
+            return observation_cache().simplify(self._run(self._snapshot()), well_formed=self.browsed_sites.well_formed)
         except _PageTimeoutError:  # even reading the page hangs: like a crash, the episode ends
             self._hung = True
             raise BrowserUnavailableError(

@@ -38,14 +38,16 @@ from .annotate import (
     LIVE_VALUE,
     SCREEN_READER_ATTRIBUTE,
 )
+from .cache import ObservationCache, configure_observation_cache, observation_cache
 from .model import DEFAULT_MAX_CHARS, DRIVEN_BY_WIDGET, UI_SELECT, Element, PageObservation, window_text
 from .parsing import parse_html, parse_html5
 from .simplify import simplify_document
 
 __all__ = [
     "ANNOTATE_DOM_JS", "DEFAULT_MAX_CHARS", "DRIVEN_BY_WIDGET", "HIDDEN_ATTRIBUTE", "INDEX_ATTRIBUTE", "LIVE_CHECKED",
-    "LIVE_SELECTED", "LIVE_VALUE", "SCREEN_READER_ATTRIBUTE", "UI_SELECT", "Element", "PageObservation", "parse_html",
-    "parse_html5", "simplify_document", "simplify_html", "window_text",
+    "LIVE_SELECTED", "LIVE_VALUE", "SCREEN_READER_ATTRIBUTE", "UI_SELECT", "Element", "ObservationCache",
+    "PageObservation", "configure_observation_cache", "observation_cache", "parse_html", "parse_html5",
+    "simplify_document", "simplify_html", "window_text",
 ]
 
 
