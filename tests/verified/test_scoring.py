@@ -126,3 +126,17 @@ def test_an_empty_or_unreadable_trace_is_an_infrastructure_error_not_a_zero(env)
         evaluate_verified(task, response, [], site_urls=env.backend.sites.urls)
     with pytest.raises(InfrastructureError, match="not readable by webarena-verified"):
         evaluate_verified(task, response, [{"url": "http://x/"}], site_urls=env.backend.sites.urls)
+
+
+def test_the_step_limit_scores_no_answer_even_after_the_right_request(env):
+    env.reset(options={"task_id": 448})
+    actions = _set_website(env, "https://egg.tart.com")
+    env.max_steps = len(actions)
+    try:
+        env.step(actions[0])
+        _, reward, terminated, truncated, info = env.step(actions[1])
+    finally:
+        env.max_steps = 30
+    assert (reward, terminated, truncated) == (0.0, False, True)
+    assert info["reward_components"] == {"AgentResponseEvaluator": 0.0, "NetworkEventEvaluator": 1.0}
+    assert info["evaluation"]["agent_response"] is None
