@@ -31,14 +31,14 @@ import warnings
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT), str(ROOT / "examples")]
+sys.path.insert(0, str(ROOT))
 
 import torch  # noqa: E402
-from main_job import FINDINGS_FAMILIES, select_tasks  # noqa: E402
 from transformers.utils import logging as transformers_logging  # noqa: E402
 
 from trainers.bc import train_bc  # noqa: E402
 from trainers.config import BCConfig, native_bf16_available  # noqa: E402
+from trainers.recipe import FINDINGS_FAMILIES, select_tasks  # noqa: E402
 from trainers.tiny import TinyModelSpec, build_tiny_model, demonstration_texts  # noqa: E402
 
 
@@ -58,7 +58,7 @@ def measure(model: str, demos: list, train_ids: list[int], args: argparse.Namesp
     config = BCConfig(output_dir=output_dir, max_steps=args.steps, per_device_train_batch_size=args.micro_batch,
                       gradient_accumulation_steps=args.accumulation, learning_rate=3e-4, save_strategy="no", seed=0,
                       logging_steps=1, split="train", task_ids=train_ids, bf16=bf16, score_every_position=every_position,
-                      max_turns=3, max_observation_chars=2000, report_to="none", disable_tqdm=True)
+                      max_turns=3, max_chars=2000, report_to="none", disable_tqdm=True)
     with contextlib.redirect_stdout(sys.stderr):  # the trainer prints each log: stdout keeps only the table
         trainer = train_bc(config, model, demonstrations=demos)
     logs = trainer.state.log_history

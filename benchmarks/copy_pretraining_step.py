@@ -26,17 +26,17 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT), str(ROOT / "examples")]
+sys.path.insert(0, str(ROOT))
 
 import torch  # noqa: E402
-from main_job import FINDINGS_FAMILIES, agent_settings, build_tiny_policy, select_tasks  # noqa: E402
-from main_job import parse_args as main_job_args  # noqa: E402
 
 from trainers.augment import entity_swaps  # noqa: E402
 from trainers.chat import context_texts  # noqa: E402
 from trainers.config import AgentArguments  # noqa: E402
 from trainers.induction import repeat_logits, repeated_spans, token_stream  # noqa: E402
 from trainers.policy import load_policy  # noqa: E402
+from trainers.recipe import FINDINGS_FAMILIES, agent_settings, build_tiny_policy, select_tasks  # noqa: E402
+from trainers.recipe import main_job_arguments as main_job_args  # noqa: E402
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:

@@ -5,7 +5,7 @@ findings experiment's families (``examples/reproduce_findings.py``), side by sid
 
 - baseline (``demonstration_texts``, merges up to 16 characters): the system prompt, each
   page and each action learnt once, as the main job builds it;
-- as read (``build_tiny_policy`` of ``examples/main_job.py``: :func:`trainers.chat.context_texts`,
+- as read (``build_tiny_policy`` of ``trainers.recipe``: :func:`trainers.chat.context_texts`,
   merges up to 32 characters, digit runs kept apart): every BC row's messages, so the system
   prompt and the sites' markup, read at every turn, become a few tokens, while numbers stay
   tokens a model can copy.
@@ -27,10 +27,16 @@ import warnings
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT), str(ROOT / "examples")]
+sys.path.insert(0, str(ROOT))
 
 import datasets  # noqa: E402
-from main_job import (  # noqa: E402
+from transformers.utils import logging as transformers_logging  # noqa: E402
+
+from trainers.bc import train_bc  # noqa: E402
+from trainers.chat import demonstration_rows, prompt_ids, text_ids  # noqa: E402
+from trainers.config import AgentArguments, BCConfig  # noqa: E402
+from trainers.policy import load_tokenizer  # noqa: E402
+from trainers.recipe import (  # noqa: E402
     FINDINGS_FAMILIES,
     MODEL_SIZES,
     agent_settings,
@@ -38,12 +44,6 @@ from main_job import (  # noqa: E402
     select_tasks,
     split_demonstrations,
 )
-from transformers.utils import logging as transformers_logging  # noqa: E402
-
-from trainers.bc import train_bc  # noqa: E402
-from trainers.chat import demonstration_rows, prompt_ids, text_ids  # noqa: E402
-from trainers.config import AgentArguments, BCConfig  # noqa: E402
-from trainers.policy import load_tokenizer  # noqa: E402
 from trainers.tiny import TinyModelSpec, build_tiny_model, demonstration_texts  # noqa: E402
 from webarena_gym.demos import read_demonstrations  # noqa: E402
 from webarena_gym.prompts import system_prompt  # noqa: E402
@@ -66,7 +66,7 @@ def row_lengths(model_dir: str, rows: list[dict]) -> list[int]:
 def bc_step_seconds(model_dir: str, demos: list, agent: AgentArguments, steps: int, output_dir: str) -> float:
     config = BCConfig(output_dir=output_dir, max_steps=steps, per_device_train_batch_size=16, learning_rate=1e-3,
                       save_strategy="no", disable_tqdm=True, report_to="none", logging_steps=steps, seed=0,
-                      split="train", max_turns=agent.max_turns, max_observation_chars=agent.max_observation_chars)
+                      split="train", max_turns=agent.max_turns, max_chars=agent.max_chars)
     trainer = train_bc(config, model_dir, demonstrations=demos)
     return next(log["train_runtime"] for log in trainer.state.log_history if "train_runtime" in log) / steps
 
@@ -77,7 +77,7 @@ def main() -> None:
     datasets.disable_progress_bars()
     warnings.filterwarnings("ignore", category=FutureWarning)
     # The findings experiment's settings, for build_tiny_policy and (as AgentArguments) for the BC rows.
-    settings = argparse.Namespace(model_size="tiny", max_turns=3, max_observation_chars=2000, thinking=False)
+    settings = argparse.Namespace(model_size="tiny", max_turns=3, max_chars=2000, thinking=False)
     agent = AgentArguments(split="train", **agent_settings(settings))
     if args.demos:
         _train, _test, demos = split_demonstrations(read_demonstrations(args.demos).demonstrations,

@@ -5,7 +5,7 @@
 
 Greedy decoding by default (``--temperature`` > 0 samples); the test split with 30
 interactions by default, as WebArena-Lite is evaluated. The agent settings must
-match training (``--max_observation_chars``, ``--thinking``, ``--keep_last_observations``);
+match training (``--max_chars``, ``--thinking``, ``--keep_last``);
 ``--max_turns`` may be raised for test-time scaling. Several ``--model`` values give one
 column each. ``webarena-gym eval --model PATH`` does the same for one model with a resumable
 run file (and evaluates OpenAI-compatible endpoints); ``webarena-gym report`` renders the
@@ -26,6 +26,7 @@ from trainers.evaluation import evaluate_model
 from trainers.policy import check_pretrained, load_policy
 from trainers.script_arguments import parse_script_arguments, run_script
 from webarena_gym.evaluation import format_success_table, write_results
+from webarena_gym.settings import EVALUATION_MAX_STEPS
 
 
 @dataclass
@@ -51,7 +52,7 @@ def check(args: EvaluationArguments, agent: AgentArguments) -> None:
 def main() -> None:
     logging.basicConfig(level=logging.WARNING)
     args, agent = parse_script_arguments((EvaluationArguments, AgentArguments), check=check,
-                                         defaults={"split": "test", "max_turns": 30})  # WebArena-Lite's setting
+                                         defaults={"split": "test", "max_turns": EVALUATION_MAX_STEPS})
     columns = {}
     for index, path in enumerate(args.model):
         set_seed(args.seed)

@@ -9,8 +9,8 @@ Record demonstrations, then clone them into a model (a local directory or hub id
 
 ``--model tiny`` trains a tiny Qwen2-style model from scratch instead: its tokenizer is
 learnt from the demonstrations' text (offline, seconds; for CPU demos and tests).
-The agent settings (``--max_turns``, ``--max_observation_chars``, ``--thinking``,
-``--keep_last_observations``) must match the later GRPO run and evaluation.
+The agent settings (``--max_turns``, ``--max_chars``, ``--thinking``,
+``--keep_last``) must match the later GRPO run and evaluation.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 def load_example(name: str) -> ModuleType:
-    """``examples/<name>.py`` as the module ``name`` (its own imports of sibling scripts resolve)."""
+    """``examples/<name>.py`` as the module ``name`` (the scripts import the recipe from ``trainers.recipe``)."""
     spec = importlib.util.spec_from_file_location(name, EXAMPLES / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
     sys.modules.setdefault(name, module)

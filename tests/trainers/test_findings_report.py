@@ -1,7 +1,7 @@
 """The findings report's gains: how far BC+GRPO's lead over BC would move on another draw of held-out tasks.
 
 Synthetic per-seed results with known solved tasks (no training), so every number can be worked out by
-hand; then ``examples/findings_report.py`` as a command on a saved file, an older one and a broken one.
+hand (``trainers.recipe.findings``); then ``examples/findings_report.py`` as a command on a saved file, an older one and a broken one.
 """
 
 from __future__ import annotations
@@ -10,9 +10,11 @@ import json
 
 import pytest
 
+from trainers.recipe import findings as report
+
 from .examples import load_example
 
-report = load_example("findings_report")
+script = load_example("findings_report")
 
 # Real held-out ids of the embedded suite: three N/A summaries, the top_search_terms pair, one map N/A.
 NA_SUMMARIES, SEARCH_TERMS, MAP_NA = [7, 22, 37], [47, 66], [115]
@@ -71,13 +73,13 @@ def test_the_command_reports_a_saved_file_again_and_refuses_a_broken_one(tmp_pat
                 "seeds": SEEDS, "summary": {}}
     older = tmp_path / "findings.json"  # written before the findings recorded their families: looked up
     older.write_text(json.dumps(findings))
-    report.main([str(older)])
+    script.main([str(older)])
     out = capsys.readouterr().out
     assert "resampling the 3 families | the 6 tasks" in out
     assert "BC + GRPO (R1) - BC: +16.7" in out and "target (greedy) bc grpo at least bc plus 10 points: met" in out
     assert report.report_file(older) == out.split("\n", 1)[1].rstrip("\n")
     assert not (tmp_path / "findings.png").exists()
-    report.main([str(older), "--plot"])
+    script.main([str(older), "--plot"])
     assert (tmp_path / "findings.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
     for name, content in (("cut.json", b'{"seeds": {'), ("bytes.json", b"\xff\xfe"), ("other.json", b"[1, 2]"),
@@ -98,7 +100,7 @@ def test_runs_side_by_side_one_row_each_and_files_that_are_not_runs_named(tmp_pa
                for seed, result in SEEDS.items() if seed == "0"}  # one seed, two arms
     (tmp_path / "b.json").write_text(json.dumps({**base, "seeds": only_bc}))
     (tmp_path / "c.json").write_text("not json")
-    report.main([str(tmp_path / name) for name in ("a.json", "b.json", "c.json")] + ["--compare"])
+    script.main([str(tmp_path / name) for name in ("a.json", "b.json", "c.json")] + ["--compare"])
     header, rule, a, b, skipped = capsys.readouterr().out.strip().split("\n")
     assert header.split() == ["run", "seeds", "untrained", "R1-Zero", "BC", "BC+GRPO", "gain", "families", "tasks"]
     # a: both seeds; BC 2/6 tasks, BC+GRPO 3/6, gain +16.7 (worked out in the first test).
