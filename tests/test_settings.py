@@ -72,3 +72,36 @@ def test_the_eval_command_takes_the_new_flag_and_warns_on_the_former_one():
     assert parser.parse_args(["eval", "--model", "m", "--max-chars", "900"]).max_observation_chars == 900
     with pytest.warns(FutureWarning, match="--max-observation-chars is now called --max-chars"):
         assert parser.parse_args(["eval", "--model", "m", "--max-observation-chars", "900"]).max_observation_chars == 900
+
+
+def test_workers_none_means_one_rule_for_the_evaluation_and_the_trainer_envs(monkeypatch):
+    from trainers.config import AgentArguments
+    from trainers.rollout import make_rollout_envs
+    from webarena_gym.evaluation import make_agent_envs
+    from webarena_gym.vector import WebArenaVectorEnv
+    from webarena_gym.vector_workers import ProcessVectorEnv, default_worker_count, default_workers
+
+    monkeypatch.delenv("LOCAL_WORLD_SIZE", raising=False)
+    cores = default_worker_count()
+    expected = min(cores, 2) if cores > 1 else 0
+    assert default_workers(2, suite="embedded") == expected
+    assert default_workers(1, suite="embedded") == 0  # one env gains nothing from a process
+    assert default_workers(8, suite="embedded", backend="playwright") == 0  # one browser, in this process
+    assert default_workers(8, suite="embedded", wrap=lambda env: env) == 0  # a lambda cannot reach a process
+    monkeypatch.setenv("LOCAL_WORLD_SIZE", str(2 * cores))  # more training processes than cores: one each
+    assert default_workers(8, suite="embedded") == (1 if cores > 1 else 0)
+    monkeypatch.delenv("LOCAL_WORLD_SIZE")
+    agent = AgentArguments(split="train", max_turns=2)
+    for made in (make_agent_envs(2, suite="embedded", split="train", max_steps=2), make_rollout_envs(agent, 2)):
+        try:
+            if expected:
+                assert isinstance(made, ProcessVectorEnv) and made.workers == expected
+            else:
+                assert isinstance(made, WebArenaVectorEnv)
+        finally:
+            made.close()
+    single = make_rollout_envs(agent, 1)
+    try:
+        assert isinstance(single, WebArenaVectorEnv)
+    finally:
+        single.close()

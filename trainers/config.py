@@ -326,8 +326,9 @@ class MultiTurnGRPOConfig(AgentArguments, LoraArguments, MachineDefaults, GRPOCo
     )
     rollout_workers: int | None = field(
         default=None,
-        metadata={"help": "Env worker processes of this training process (default: the machine's cores shared "
-                          "among its training processes; 0: the envs stay in this process, on threads)."},
+        metadata={"help": "Env worker processes of this training process (default: for the direct backend with two "
+                          "or more envs and more than one core, the machine's cores shared among its training "
+                          "processes, else 0; 0: the envs stay in this process, on threads)."},
     )
     rollout_envs: int | None = field(
         default=None,

@@ -44,7 +44,8 @@ def evaluate_model(
         max_new_tokens: Token limit of one turn.
         temperature: 0 for greedy decoding.
         episodes_at_once: Episodes in flight, generated as one batch (at most the envs' count when ``envs`` is given).
-        workers: Env worker processes (default: one per core; 0: the envs stay in this process).
+        workers: Env worker processes (0: the envs stay in this process; None:
+            :func:`webarena_gym.vector_workers.default_workers` chooses).
         envs: Reuse these envs, a :func:`~webarena_gym.evaluation.make_agent_envs` vector env
             (default: built from ``agent``, closed at the end).
         writer: Append each finished episode to this run file (and skip the tasks it holds).

@@ -17,7 +17,6 @@ comparable (``benchmarks/vector_throughput.py`` measures it).
 from __future__ import annotations
 
 import logging
-import os
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -98,17 +97,15 @@ def make_rollout_envs(agent: Any, num_envs: int, *, workers: int | None = None, 
     ``num_envs`` envs (episodes played at once) in ``workers`` processes (0: in this
     process, on threads), autoreset disabled, each env wrapped in the agent's
     compressed-history context: the evaluation runner's envs
-    (:func:`webarena_gym.evaluation.make_agent_envs`). By default the cores are shared among
-    the training processes of this machine (``accelerate launch`` sets ``LOCAL_WORLD_SIZE``):
-    each gets its own workers, at least one, at most one per env.
+    (:func:`webarena_gym.evaluation.make_agent_envs`). ``workers=None`` means what it means
+    everywhere (:func:`webarena_gym.vector_workers.default_workers`): for the direct backend with
+    two or more envs and more than one core, the cores shared among the training processes of
+    this machine (``accelerate launch`` sets ``LOCAL_WORLD_SIZE``), at most one per env; else 0.
     ``env_overrides`` replace keyword arguments of :class:`~webarena_gym.env.WebArenaEnv`
     (e.g. explicit ``tasks``).
     """
     from webarena_gym.evaluation import make_agent_envs
-    from webarena_gym.vector_workers import default_worker_count
 
-    if workers is None:
-        workers = max(1, default_worker_count() // max(1, int(os.environ.get("LOCAL_WORLD_SIZE", "1"))))
     return make_agent_envs(num_envs, workers=workers, **agent.context_kwargs(), **{**agent.env_kwargs(), **env_overrides})
 
 

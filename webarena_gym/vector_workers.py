@@ -47,6 +47,7 @@ import numpy as np
 from gymnasium.vector import AutoresetMode
 
 from .errors import ConfigurationError, EnvWorkerError
+from .suites import resolve_suite
 from .vector import EnvResult, WebArenaVectorBase, WebArenaVectorEnv, env_factory
 from .worker_loop import run_worker
 
@@ -303,6 +304,31 @@ def _worker_exception(worker: int, error: Any, *, pid: int) -> BaseException:
     return EnvWorkerError(f"Env worker {worker} (pid {pid}) failed: {exc}\n{trace}")
 
 
+def default_workers(num_envs: int, *, suite: str | None = None, backend: str | None = None,
+                    make_env: Callable[[], gym.Env] | None = None,
+                    wrap: Callable[[gym.Env], gym.Env] | None = None) -> int:
+    """What ``workers=None`` means for the agent's envs: evaluation's (``webarena-gym eval``, ``evaluate_model``) and
+    the trainer's rollouts, one rule for both.
+
+    Worker processes for the direct backend whenever there are two or more envs and more than one
+    core: one per core this process may use, shared among the training processes of this machine
+    (``LOCAL_WORLD_SIZE``; at least one each), at most one per env. Otherwise 0, the envs in this process on threads:
+    one env gains nothing from a process, the Playwright backend's envs share one browser here,
+    and an env factory that cannot be sent to a process (a lambda or closure as ``make_env`` or
+    ``wrap``) stays here too.
+    """
+    if backend is None:
+        backend = "direct" if make_env is not None or resolve_suite(suite) == "embedded" else "playwright"
+    cores = default_worker_count()
+    if backend != "direct" or num_envs < 2 or cores < 2:
+        return 0
+    try:
+        pickle.dumps((make_env, wrap))
+    except Exception:  # pickling fails in many ways (PicklingError, AttributeError, TypeError)
+        return 0
+    return min(max(1, cores // max(1, int(os.environ.get("LOCAL_WORLD_SIZE", "1") or 1))), num_envs)
+
+
 def make_vec(num_envs: int, *, workers: int | None = None, **kwargs):
     """A vector env of ``num_envs`` WebArena envs stepped concurrently, behind one vector API.
 
@@ -311,6 +337,8 @@ def make_vec(num_envs: int, *, workers: int | None = None, **kwargs):
     directly); with ``workers=N``, they live in N worker processes, each hosting a slice of
     them (:class:`webarena_gym.vector_workers.ProcessVectorEnv`, which adds ``start_method``).
     Both take ``group``, ``wrap``, ``make_env``, ``autoreset_mode`` and the env's keyword arguments.
+    (The agent's envs, :func:`webarena_gym.evaluation.make_agent_envs` and the trainer's, choose
+    with :func:`default_workers` instead.)
     """
     if workers is None or (type(workers) is int and workers == 0):
         return WebArenaVectorEnv(num_envs, **kwargs)

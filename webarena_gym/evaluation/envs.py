@@ -22,8 +22,8 @@ def make_agent_envs(num_envs: int, *, workers: int | None = None, thinking: bool
 
     Args:
         num_envs: Envs, i.e. episodes played at once.
-        workers: Worker processes hosting the envs (default: one per core this process may
-            use, at most one per env); 0 keeps them in this process, stepped on threads.
+        workers: Worker processes hosting the envs; 0 keeps them in this process, stepped on
+            threads; None: :func:`webarena_gym.vector_workers.default_workers` chooses.
         thinking: The ``<think>...</think><answer>...</answer>`` format.
         keep_last: Past observations kept in full in the context.
         task_after_page: The task after the page in every user message (WebArena's layout).
@@ -31,12 +31,13 @@ def make_agent_envs(num_envs: int, *, workers: int | None = None, thinking: bool
 
     >>> envs = make_agent_envs(8, suite="embedded", split="test", max_steps=30)  # doctest: +SKIP
     """
-    from ..vector_workers import default_worker_count, make_vec
+    from ..vector_workers import default_workers, make_vec
 
-    if workers is None:  # (make_vec's own default keeps the envs in this process)
-        workers = default_worker_count()
     wrap = functools.partial(CompressedHistory, thinking=thinking, keep_last=keep_last,
                              task_after_page=task_after_page)
+    if workers is None:
+        workers = default_workers(num_envs, suite=env_kwargs.get("suite"), backend=env_kwargs.get("backend"),
+                                  make_env=env_kwargs.get("make_env"), wrap=wrap)
     return make_vec(num_envs, workers=workers, wrap=wrap, autoreset_mode=AutoresetMode.DISABLED, **env_kwargs)
 
 
