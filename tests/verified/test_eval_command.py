@@ -14,7 +14,8 @@ from ..evaluation.chat_server import ChatServer, Reply
 from .stub_sites import BESTSELLER, served
 
 pytest.importorskip("openai")
-pytestmark = [pytest.mark.browser, pytest.mark.filterwarnings("ignore::DeprecationWarning:url_normalize.*")]
+pytestmark = [pytest.mark.browser, pytest.mark.filterwarnings("ignore::DeprecationWarning:url_normalize.*"),
+              pytest.mark.filterwarnings("ignore:Only some WebArena sites")]  # two stand-ins of seven sites
 
 RETRIEVED = {"task_type": "RETRIEVE", "status": "SUCCESS", "retrieved_data": [BESTSELLER], "error_details": None}
 MUTATED = {"task_type": "MUTATE", "status": "SUCCESS", "retrieved_data": None, "error_details": None}

@@ -110,6 +110,8 @@ def test_without_any_site_the_suite_says_which_variables_to_set(monkeypatch):
 
 def test_the_task_keeps_the_packages_start_urls_when_it_has_several():
     several = [t for t in load_verified_tasks("all", site_urls=SITE_URLS) if len(t.extra["start_urls"]) > 1]
+    shown = {t.task_id: t for t in load_verified_tasks("all", site_urls=SITE_URLS)}[448].eval.to_dict()["evaluators"]
+    assert shown[1]["expected"]["url"] == f"{SITE_URLS['gitlab']}/-/profile"  # the package's evaluators, resolved
     assert several, "the package has tasks with several start URLs"
     assert all(t.start_url == t.extra["start_urls"][0] for t in several)
     json.dumps([t.to_dict() for t in several])  # serialisable as WebArena JSON

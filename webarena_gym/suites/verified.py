@@ -27,6 +27,7 @@ from typing import Any
 
 from ..errors import ConfigurationError, InfrastructureError, InvalidActionError
 from ..tasks.task import Evaluation, Task
+from ..webarena_sites import PLACEHOLDERS
 
 logger = logging.getLogger(__name__)
 
@@ -148,13 +149,14 @@ def load_verified_tasks(split: str = "all", *, site_urls: Mapping[str, str]) -> 
             sites=sites,
             intent=vtask.intent,
             start_url=start_urls[0],
-            eval=Evaluation(eval_types=(EVAL_TYPE,)),
+            # the package's evaluators, for people and reports (tasks show, run files); scoring reads the package
+            eval=Evaluation(eval_types=(EVAL_TYPE,), extra={"evaluators": vtask.model_dump(mode="json")["eval"]}),
             require_login=True,
             intent_template=vtask.intent_template,
             instantiation_dict=dict(vtask.instantiation_dict),
             intent_template_id=vtask.intent_template_id,
             extra=extra,
-        ))
+        ).resolve({site: url for site, url in site_urls.items() if site in PLACEHOLDERS}))
     return tasks
 
 
