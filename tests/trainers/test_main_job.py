@@ -54,6 +54,18 @@ def test_the_grpo_flags_reach_the_trainer_config(tmp_path):
     assert script.grpo_config(args, tmp_path, list(range(4)), seed=0, from_bc=False).bc_replay_coef == 0.0
 
 
+def test_the_recipe_is_a_module_and_the_env_setting_names_reach_its_configs(tmp_path):
+    import trainers.recipe as recipe
+
+    script = load_example("main_job")
+    assert script.grpo_config is recipe.grpo_config and script.select_tasks is recipe.select_tasks
+    args = recipe.main_job_arguments(["--max-chars", "900"])
+    bc, grpo = (make(args, tmp_path, list(range(4)), 0) for make in (recipe.bc_config, recipe.grpo_config))
+    assert bc.max_chars == grpo.max_chars == 900 and bc.env_kwargs()["max_chars"] == 900
+    with pytest.warns(FutureWarning, match="--max-observation-chars is now called --max-chars"):
+        assert recipe.main_job_arguments(["--max-observation-chars", "900"]).max_chars == 900
+
+
 def test_the_main_job_prints_both_tables_and_leaves_every_stage_on_disk(tmp_path, capsys):
     script = load_example("main_job")
     out = tmp_path / "main"

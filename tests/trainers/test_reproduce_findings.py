@@ -165,6 +165,11 @@ def test_the_experiment_reports_every_arm_and_scaling_point_and_resumes(tmp_path
         script.main(argv)
     assert script.main([*argv, "--grpo-sampling", "uniform"])["summary"] == findings["summary"]
     assert {p: p.stat().st_mtime_ns for p in trained} == trained
+    # A run saved when the page budget was --max-observation-chars resumes under --max-chars.
+    renamed = json.loads(settings_path.read_text())
+    renamed["max_observation_chars"] = renamed.pop("max_chars")
+    settings_path.write_text(json.dumps(renamed))
+    assert script.main([*argv, "--grpo-sampling", "uniform"])["summary"] == findings["summary"]
     settings_path.write_bytes(b'{"bc_epochs": \xff')
     with pytest.raises(SystemExit, match="settings.json is unreadable.*--fresh"):
         script.main(argv)
