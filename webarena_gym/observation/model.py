@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..settings import DEFAULT_MAX_CHARS  # noqa: F401  (re-exported: the observation budget's one owner)
+
 TEXT_INPUT_TYPES = frozenset("text search email url tel password number date datetime-local month week time".split())
-DEFAULT_MAX_CHARS = 16_000
 
 #: :attr:`Element.widget` of a native control that the page drives through a visible
 #: widget of its own (select2 over an ``aria-hidden`` select): the control is acted on
