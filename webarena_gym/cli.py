@@ -84,7 +84,8 @@ def build_parser() -> argparse.ArgumentParser:
     task_commands = tasks.add_subparsers(title="tasks commands", dest="tasks_command", metavar="COMMAND", required=True)
     listing = task_commands.add_parser("list", help="one task per line: id, sites, intent")
     listing.add_argument("--suite", default="embedded", choices=SUITES, help="task suite")
-    listing.add_argument("--split", default="test", choices=SPLITS, help="task split")
+    listing.add_argument("--split", default="test", choices=(*SPLITS, "all", "hard", "lite"),
+                         help="task split (default: test; webarena-verified: test or all, hard, lite)")
     listing.set_defaults(handler=_tasks_list)
     stats = task_commands.add_parser("stats", help="task counts per site and evaluator")
     stats.add_argument("--suite", default="embedded", choices=SUITES, help="task suite")

@@ -125,3 +125,11 @@ def test_gymnasiums_check_env_passes_on_stand_in_sites():
         check_env(env.unwrapped)
     finally:
         env.close()
+
+
+def test_tasks_list_prints_the_hard_subset(capsys):
+    from webarena_gym.cli import main
+
+    assert main(["tasks", "list", "--suite", "webarena-verified", "--split", "hard"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 258 and all(line.split("\t")[0].isdigit() for line in lines)
