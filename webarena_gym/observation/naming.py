@@ -44,7 +44,8 @@ _ADDRESS = re.compile(r"^(https?://\S+|/\S*|\S+/)$", re.IGNORECASE)
 
 
 def clean(text: str) -> str:
-    return _WHITESPACE.sub(" ", text).strip()
+    """Whitespace runs as one space, none at the ends (``str.split`` splits on exactly what ``\\s`` matches)."""
+    return " ".join(text.split())
 
 
 def is_interactive(el: lxml.html.HtmlElement) -> bool:

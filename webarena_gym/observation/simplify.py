@@ -400,5 +400,17 @@ _SPACE_BEFORE_CLOSE = re.compile(r" +(</[a-z][a-z0-9]*>)")
 
 
 def _tidy(text: str) -> str:
-    lines = (_SPACE_BEFORE_CLOSE.sub(r"\1", _SPACE_AFTER_OPEN.sub(r"\1", clean(line))) for line in text.split("\n"))
-    return "\n".join(line for line in lines if line)
+    return "\n".join(line for line in map(_tidy_line, text.split("\n")) if line)
+
+
+def _tidy_line(line: str) -> str:
+    line = clean(line)
+    if "> " in line:  # what the patterns need to match at all: most lines have neither, and skip the regex
+        line = _SPACE_AFTER_OPEN.sub(_first_group, line)
+    if " </" in line:
+        line = _SPACE_BEFORE_CLOSE.sub(_first_group, line)
+    return line
+
+
+def _first_group(match: re.Match[str]) -> str:
+    return match.group(1)
