@@ -483,3 +483,11 @@ def test_direct_backend_gives_the_same_observations_with_and_without_the_cache(p
     assert process_cache.observation_cache().stats()["hits"] > 0
     for task_id, (off, cold, warm) in observed.items():
         assert off == cold == warm, f"task {task_id}"
+
+
+def test_every_kind_of_whitespace_reads_as_one_space():
+    page = simplify_html("<html><body><p>Price:\u00a0\u00a0$5\tnow\u2003\u3000only\n\n today</p>"
+                         "<a href='/x' title=' Buy\u00a0it '>\u2002Buy\u00a0 now\u2009</a></body></html>")
+    assert "<p>Price: $5 now only today</p>" in page.text
+    assert page.elements[0].text == "Buy now" and page.elements[0].label == "Buy it"  # the title names it
+    assert '<a id="0" title="Buy it">Buy now</a>' in page.text
