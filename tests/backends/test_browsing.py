@@ -69,3 +69,13 @@ def test_going_back_from_the_first_page_is_an_agent_error_and_stays_on_the_page(
     start, page_text = d.info["url"], d.ctx.page.text
     assert d.do('do(action="Go Backward")')["last_action_error"] == "There is no page to go back to."
     assert d.info["url"] == start and d.ctx.page.text == page_text
+
+
+def test_a_page_seen_before_is_read_from_the_observation_cache_but_typed_text_never_is(driver):
+    d = driver.reset(4)
+    first = d.env.page
+    d.do(d.ctx.type("Search", "green tea"))
+    assert 'value="green tea"' in d.ctx.page.text and 'value="green tea"' not in first.text
+    d.reset(4)  # the next episode opens the page as served again: the same observation, not walked again
+    assert d.env.page is first and 'value="green tea"' not in d.ctx.page.text
+    assert isinstance(first.elements, tuple)  # shared between envs, so nobody may change it
