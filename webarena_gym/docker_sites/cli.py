@@ -126,7 +126,8 @@ def build_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
 def _replica_options(parser: argparse.ArgumentParser, *, required: bool = False) -> None:
     parser.add_argument("--replicas", action="append", default=[], required=required, metavar="SITE=N[,SITE=N]",
                         help="run N independent copies of a site, each on its own port (the site's port + i * step), "
-                             "for rollouts that write; N alone: every selected site")
+                             "for rollouts that write; N alone: every selected site (default: no replicas, one container "
+                             "per site)")
     parser.add_argument("--replica-port-step", type=whole(1), default=None, metavar="N",
                         help="port distance between a site's replicas (default 1000)")
 
