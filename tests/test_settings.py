@@ -46,8 +46,10 @@ def test_the_trainer_config_takes_the_env_names_and_warns_on_the_former_ones(tmp
     agent = AgentArguments(max_turns=4, max_chars=900, keep_last=2)
     assert agent.env_kwargs()["max_chars"] == 900 and agent.context_kwargs()["keep_last"] == 2
     assert agent.agent_settings() == AgentSettings(max_steps=4, max_chars=900, keep_last=2)
-    with pytest.warns(FutureWarning, match="max_observation_chars is now called max_chars"):
+    with pytest.warns(FutureWarning, match="is now called") as caught:
         old = AgentArguments(max_observation_chars=900, keep_last_observations=2, max_turns=4)
+    assert [str(w.message).split(";")[0] for w in caught] == [
+        "max_observation_chars is now called max_chars", "keep_last_observations is now called keep_last"]
     assert old.agent_settings() == agent.agent_settings()
     with pytest.raises(ValueError, match="give only max_chars"):
         AgentArguments(max_chars=900, max_observation_chars=1000)
