@@ -21,7 +21,7 @@ if [ "$(cat "$stamp" 2>/dev/null || true)" != "$wanted" ]; then
   echo "[setup] installing Python dependencies (first run takes a few minutes)"
   .venv/bin/python -m pip install -q --upgrade pip
   .venv/bin/python -m pip install -q -c constraints.txt "torch==2.13.0" \
-    -e ".[train,dev,docs,docker,trl,openenv,skyrl,openai]"
+    -e ".[train,dev,docs,docker,trl,openenv,skyrl,openai,ray]"
   # The official task files ship in these packages. Without their dependencies: those pin old
   # versions (playwright 1.44, lxml 5, transformers 4) that would replace the ones above.
   .venv/bin/python -m pip install -q --no-deps "browsergym-webarenalite==0.14.3" "libwebarena==0.0.5"

@@ -38,7 +38,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("webarena_gym.suites",),
     ("webarena_gym.env",),
     ("webarena_gym.prompts", "webarena_gym.wrappers", "webarena_gym.vector", "webarena_gym.vector_workers",
-     "webarena_gym.worker_loop", "webarena_gym.integrations"),
+     "webarena_gym.vector_ray", "webarena_gym.worker_loop", "webarena_gym.integrations"),
     ("webarena_gym.demos", "webarena_gym.oracle_runner", "webarena_gym.evaluation", "webarena_gym.report",
      "webarena_gym.docker_sites"),
     ("trainers",),

@@ -329,7 +329,11 @@ def default_workers(num_envs: int, *, suite: str | None = None, backend: str | N
     return min(max(1, cores // max(1, int(os.environ.get("LOCAL_WORLD_SIZE", "1") or 1))), num_envs)
 
 
-def make_vec(num_envs: int, *, workers: int | None = None, **kwargs):
+#: The hosts ``make_vec(executor=...)`` knows: this process's threads, worker processes, Ray actors.
+EXECUTORS = ("thread", "process", "ray")
+
+
+def make_vec(num_envs: int, *, workers: int | None = None, executor: str | None = None, **kwargs):
     """A vector env of ``num_envs`` WebArena envs stepped concurrently, behind one vector API.
 
     Without ``workers`` (or with ``workers=0``), the envs stay in this process and step on a
@@ -339,7 +343,18 @@ def make_vec(num_envs: int, *, workers: int | None = None, **kwargs):
     Both take ``group``, ``wrap``, ``make_env``, ``autoreset_mode`` and the env's keyword arguments.
     (The agent's envs, :func:`webarena_gym.evaluation.make_agent_envs` and the trainer's, choose
     with :func:`default_workers` instead.)
+    ``executor="ray"`` hosts them in ``workers`` Ray actors across a cluster instead
+    (:class:`webarena_gym.vector_ray.RayVectorEnv`, which adds ``ray_address``, ``ray_num_cpus``,
+    ``ray_resources`` and ``worker_timeout_s``; Ray is the ``ray`` extra).
     """
-    if workers is None or (type(workers) is int and workers == 0):
+    if executor not in (None, *EXECUTORS):
+        raise ConfigurationError(f"executor must be one of {EXECUTORS} (or None), got {executor!r}.")
+    if executor == "ray":
+        from .vector_ray import RayVectorEnv
+
+        return RayVectorEnv(num_envs, workers=workers or None, **kwargs)  # 0 (no processes) means the default here
+    if executor == "thread" and workers:
+        raise ConfigurationError(f"executor='thread' keeps the envs in this process: drop workers={workers!r}.")
+    if executor == "thread" or (executor is None and (workers is None or (type(workers) is int and workers == 0))):
         return WebArenaVectorEnv(num_envs, **kwargs)
     return ProcessVectorEnv(num_envs, workers=workers, **kwargs)  # it validates ``workers``
