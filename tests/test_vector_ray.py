@@ -185,3 +185,38 @@ def test_an_actor_killed_mid_episode_ends_its_episodes_with_an_infrastructure_er
         assert rewards.tolist() == [1.0, 1.0, 0.0, 0.0] and terminated[:2].all()
     finally:
         envs.close()
+
+
+def actor_pids() -> list[int]:
+    """The pids of this test's live Ray env actors (Ray titles an actor's process ``ray::RayEnvHost...``)."""
+    import psutil
+
+    return sorted(p.pid for p in psutil.process_iter(["cmdline"])
+                  if (p.info["cmdline"] or [""])[0].startswith("ray::RayEnvHost"))
+
+
+def test_eval_runs_on_ray_actors_and_records_a_lost_episode_as_an_infrastructure_error(cluster, tmp_path):
+    from webarena_gym.cli import main
+    from webarena_gym.evaluation import read_run
+
+    from .evaluation.chat_server import ChatServer, Reply
+
+    address, _browser_node = cluster
+    killed: list[int] = []
+
+    def respond(request, number):
+        if number == 3 and not killed:  # the first turns of both episodes are in: kill one actor mid-episode
+            killed.append(actor_pids()[0])
+            os.kill(killed[0], signal.SIGKILL)
+        return Reply(WAIT if number <= 2 else 'exit(message="N/A")')
+
+    out = tmp_path / "run.jsonl"
+    with ChatServer(respond) as server:
+        assert main(["eval", "--endpoint", server.url, "--model", "m", "--limit", "3", "--episodes-in-flight", "2",
+                     "--env-workers", "2", "--env-executor", "ray", "--ray-address", address, "--ray-num-cpus", "0.5",
+                     "-o", str(out), "--no-progress", "--fresh"]) == 0
+    episodes = read_run(out).episodes
+    reasons = sorted(episode.end_reason for episode in episodes)
+    assert killed and len(episodes) == 3 and reasons == ["exit", "exit", "infrastructure_error"]
+    lost = next(episode for episode in episodes if episode.end_reason == "infrastructure_error")
+    assert "died" in lost.turns[-1].error and lost.reward == 0.0

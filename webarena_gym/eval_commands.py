@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import json
 import logging
 import re
 import shlex
@@ -78,6 +79,15 @@ def add_eval_commands(commands: Any) -> None:
                      help="env worker processes (default: for the direct backend with two or more episodes in "
                           "flight and more than one core, one per core, at most one per episode; else 0: the envs "
                           "stay in this process, stepped on threads)")
+    run.add_argument("--env-executor", choices=("process", "ray"), default="process",
+                     help="where the env workers run: processes on this machine, or Ray actors across a cluster "
+                          "(the `ray` extra; --env-workers actors)")
+    run.add_argument("--ray-address", default=None,
+                     help="Ray cluster to join with --env-executor ray (host:port or auto; default: the running one, "
+                          "else a local one)")
+    run.add_argument("--ray-num-cpus", type=float, default=1.0, help="CPUs each Ray env worker asks for")
+    run.add_argument("--ray-resources", type=json.loads, default=None,
+                     help='custom resources each Ray env worker asks for, as JSON, e.g. \'{"browser": 1}\'')
     run.add_argument("--threads", type=whole(0), default=0,
                      help="local model: torch CPU threads (0: torch's default, one per core; fewer is faster "
                           "when other work keeps cores busy)")
@@ -127,7 +137,7 @@ def run_eval(args: argparse.Namespace) -> int:
         # No more envs than episodes can be in flight at once.
         wanted = len(set(args.task_ids)) if args.task_ids else args.limit or args.episodes_in_flight
         with make_agent_envs(min(args.episodes_in_flight, wanted), workers=args.env_workers, **context,
-                             **env_kwargs) as envs:
+                             **env_kwargs, **executor_kwargs(args)) as envs:
             task_ids = _select(args, envs.task_ids)
             with RunWriter(out, settings, resume=not args.fresh) as writer:
                 resumed = sum(t in writer.finished for t in task_ids)
@@ -182,6 +192,14 @@ def resume_command(argv: list[str]) -> str:
             words.append(word)
         hide_next = names(word, "--api-key") and not hide_next
     return shlex.join(["webarena-gym", *words])
+
+
+def executor_kwargs(args: Any) -> dict[str, Any]:
+    """The vector env's executor keyword arguments of ``--env-executor`` and the ``--ray-*`` options (none for processes)."""
+    if getattr(args, "env_executor", "process") != "ray":
+        return {}
+    return {"executor": "ray", "ray_address": args.ray_address, "ray_num_cpus": args.ray_num_cpus,
+            "ray_resources": args.ray_resources}
 
 
 def _check_options(args: argparse.Namespace) -> None:

@@ -165,13 +165,15 @@ def _record_turn(episode: _Episode, output: PolicyOutput, text: str, step: tuple
         completion_tokens=output.completion_tokens,
         screenshot=episode.screenshot,
     ))
-    episode.messages, episode.url, episode.screenshot = info["messages"], info.get("url", ""), info.get("screenshot")
+    # an episode lost to the infrastructure (a Ray env worker died or hung) has no new messages: it ends here
+    episode.messages, episode.url = info.get("messages", episode.messages), info.get("url", episode.url)
+    episode.screenshot = info.get("screenshot")
     if not (terminated or truncated):
         return False
     result = episode.result
     result.reward, result.steps, result.answer = float(reward), len(result.turns), info.get("answer")
     result.reward_components = dict(info.get("reward_components") or {})
-    result.end_reason = "exit" if terminated else "step_limit"
+    result.end_reason = "exit" if terminated else "infrastructure_error" if info.get("infrastructure_error") else "step_limit"
     result.final_url = info.get("url", "")
     return True
 
