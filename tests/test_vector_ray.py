@@ -220,3 +220,64 @@ def test_eval_runs_on_ray_actors_and_records_a_lost_episode_as_an_infrastructure
     assert killed and len(episodes) == 3 and reasons == ["exit", "exit", "infrastructure_error"]
     lost = next(episode for episode in episodes if episode.end_reason == "infrastructure_error")
     assert "died" in lost.turns[-1].error and lost.reward == 0.0
+
+
+@pytest.fixture(scope="module")
+def tiny_model_dir(tmp_path_factory):
+    pytest.importorskip("trl")
+    from tests.trainers.place_family import build_place_family
+    from trainers.tiny import TinyModelSpec, build_tiny_model, demonstration_texts
+
+    _tasks, demos = build_place_family()
+    return build_tiny_model(tmp_path_factory.mktemp("tiny"), texts=demonstration_texts(demos) * 4,
+                            spec=TinyModelSpec(vocab_size=3000, hidden_size=64, intermediate_size=192))
+
+
+@pytest.mark.train
+def test_two_grpo_steps_on_ray_actors_built_from_the_config(cluster, tiny_model_dir, tmp_path):
+    from tests.trainers.place_family import grpo_config
+    from trainers.grpo import MultiTurnGRPOTrainer
+
+    address, _browser_node = cluster
+    args = grpo_config(tmp_path, max_steps=2, rollout_workers=2, rollout_envs=8, env_executor="ray",
+                       ray_address=address, ray_num_cpus=0.5, logging_steps=1)
+    trainer = MultiTurnGRPOTrainer(str(tiny_model_dir), args)
+    try:
+        assert type(trainer.envs).__name__ == "RayVectorEnv" and trainer.envs.workers == 2
+        trainer.train()
+    finally:
+        trainer.envs.close()
+    logs = [log for log in trainer.state.log_history if "rollout/rerun_lost" in log]
+    assert trainer.state.global_step == 2 and len(logs) == 2 and all(log["rollout/rerun_lost"] == 0 for log in logs)
+
+
+@pytest.mark.train
+def test_a_rollout_lost_with_its_actor_is_played_again(cluster, tiny_model_dir):
+    from tests.trainers.place_family import MAX_CHARS, MAX_TURNS, build_place_family
+    from trainers.policy import load_tokenizer
+    from trainers.rollout import collect_rollouts_rerunning_lost
+
+    address, _browser_node = cluster
+    tasks, _demos = build_place_family()
+    tokenizer = load_tokenizer(str(tiny_model_dir))
+    from trainers.config import AgentArguments
+    from trainers.rollout import make_rollout_envs
+
+    envs = make_rollout_envs(AgentArguments(max_turns=MAX_TURNS, max_chars=MAX_CHARS), 4, workers=2, tasks=tasks, executor="ray",
+                             ray_address=address, ray_num_cpus=0.5)
+    wait_ids = tokenizer.encode(WAIT, add_special_tokens=False)
+    calls = []
+
+    def generate(batch):
+        calls.append(len(batch))
+        if len(calls) == 2:  # mid-episode: the first turn was played
+            os.kill(envs.worker_pids[1], signal.SIGKILL)
+        return [list(wait_ids) for _ in batch]
+
+    try:
+        ids = [envs.task_ids[0]] * 4
+        trajectories, rerun = collect_rollouts_rerunning_lost(envs, ids, generate, tokenizer)
+    finally:
+        envs.close()
+    assert rerun == 2 and envs.replaced == 1  # the two episodes of the killed actor, played again
+    assert all(t.truncated and not t.infrastructure_error for t in trajectories)

@@ -334,6 +334,22 @@ class MultiTurnGRPOConfig(AgentArguments, LoraArguments, MachineDefaults, GRPOCo
         default=None,
         metadata={"help": "Envs (episodes played at once) of this training process (default: its generation batch)."},
     )
+    env_executor: str = field(
+        default="process",
+        metadata={"help": "Where the rollout env workers run: 'process' (worker processes on this machine) or 'ray' "
+                          "(rollout_workers Ray actors across a cluster; the `ray` extra)."},
+    )
+    ray_address: str | None = field(
+        default=None,
+        metadata={"help": "With env_executor='ray': the cluster to join (host:port or 'auto'; default: the running "
+                          "one, else a local one)."},
+    )
+    ray_num_cpus: float = field(default=1.0, metadata={"help": "With env_executor='ray': CPUs each env worker asks for."})
+    ray_resources: str | None = field(
+        default=None,
+        metadata={"help": 'With env_executor=\'ray\': custom resources each env worker asks for, as JSON, e.g. '
+                          '\'{"browser": 1}\' (to keep browsers off GPU nodes).'},
+    )
     rollout_overlap: bool = field(
         default=False,
         metadata={"help": "Step half of the envs while generating for the other half (see benchmarks/vector_throughput.py)."},
@@ -378,6 +394,8 @@ class MultiTurnGRPOConfig(AgentArguments, LoraArguments, MachineDefaults, GRPOCo
             raise ValueError(f"task_sampling must be one of {TASK_SAMPLING}, got {self.task_sampling!r}.")
         if not 0.0 < self.curriculum_memory <= 1.0:
             raise ValueError(f"curriculum_memory must be in (0, 1], got {self.curriculum_memory!r}.")
+        if self.env_executor not in ("process", "ray"):
+            raise ValueError(f"env_executor must be 'process' or 'ray', got {self.env_executor!r}.")
         for name, least in (("rollout_workers", 0), ("rollout_envs", 1)):
             value = getattr(self, name)
             if value is not None and (not isinstance(value, int) or value < least):

@@ -55,7 +55,13 @@ from .metrics import MetricsRecorder, use_compact_progress
 from .objective import collate_rows, group_advantages, row_advantages
 from .policy import load_tokenizer, save_policy
 from .replay import DemonstrationReplay
-from .rollout import RolloutClock, Trajectory, collect_rollouts, make_rollout_envs
+from .rollout import (
+    RolloutClock,
+    Trajectory,
+    collect_rollouts_rerunning_lost,
+    executor_kwargs,
+    make_rollout_envs,
+)
 from .scoring import labelled_positions_scored
 
 logger = logging.getLogger(__name__)
@@ -118,7 +124,7 @@ class MultiTurnGRPOTrainer(GRPOTrainer):
         if envs is None:
             # This process's share of a generation batch: every rollout of it plays at once.
             count = args.rollout_envs or args.per_device_train_batch_size * args.steps_per_generation
-            envs = make_rollout_envs(args, count, workers=args.rollout_workers)
+            envs = make_rollout_envs(args, count, workers=args.rollout_workers, **executor_kwargs(args))
         self.envs = envs
         self._batch_task_ids: list[int] = []
         # A task's family is its intent template (a task without one is a family of its own).
@@ -248,8 +254,10 @@ class MultiTurnGRPOTrainer(GRPOTrainer):
             return completion_ids
 
         clock = RolloutClock()
-        trajectories = collect_rollouts(self.envs, task_ids, generate, self._tokenizer, clock=clock,
-                                        overlap=self.args.rollout_overlap)
+        # an episode lost to the infrastructure (a Ray env worker died or hung) is played again, not scored 0
+        trajectories, rerun = collect_rollouts_rerunning_lost(self.envs, task_ids, generate, self._tokenizer,
+                                                              clock=clock, overlap=self.args.rollout_overlap)
+        self._metrics["train" if self.model.training else "eval"]["rollout/rerun_lost"].append(float(rerun))
         self._log_rollouts(trajectories, clock)
         self._record_learnability(trajectories)
         return trajectories

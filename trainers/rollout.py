@@ -16,6 +16,7 @@ comparable (``benchmarks/vector_throughput.py`` measures it).
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 from collections import deque
@@ -23,6 +24,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from webarena_gym.errors import EnvWorkerError
 from webarena_gym.vector import env_info, reset_tasks
 
 from .chat import prompt_ids
@@ -79,6 +81,8 @@ class Trajectory:
     terminated: bool = False
     truncated: bool = False
     answer: str | None = None
+    #: Why the episode was lost to the infrastructure (a Ray env worker died or hung); "" when it was not.
+    infrastructure_error: str = ""
 
     @property
     def done(self) -> bool:
@@ -89,6 +93,42 @@ class Trajectory:
         return sum(len(t.completion_ids) for t in self.turns)
 
 
+
+
+def executor_kwargs(args: Any) -> dict[str, Any]:
+    """The rollout vector env's executor arguments of a GRPO config (none for worker processes)."""
+    if getattr(args, "env_executor", "process") != "ray":
+        return {}
+    resources = json.loads(args.ray_resources) if isinstance(args.ray_resources, str) else args.ray_resources
+    return {"executor": "ray", "ray_address": args.ray_address, "ray_num_cpus": args.ray_num_cpus,
+            "ray_resources": resources}
+
+
+def collect_rollouts_rerunning_lost(envs: Any, task_ids: Sequence[int], generate: Generate, tokenizer: Any, *,
+                                    tries: int = 3, **kwargs: Any) -> tuple[list[Trajectory], int]:
+    """:func:`collect_rollouts`, playing again (up to ``tries`` times) every episode lost to the infrastructure.
+
+    A rollout whose env worker died or hung would otherwise count as a failure (reward 0) and
+    skew its group's advantages; another episode of the same task from the same policy is an
+    equally valid sample. Returns the trajectories and how many episodes were played again.
+    """
+    trajectories = collect_rollouts(envs, task_ids, generate, tokenizer, **kwargs)
+    rerun = 0
+    for _ in range(tries):
+        lost = [i for i, t in enumerate(trajectories) if t.infrastructure_error]
+        if not lost:
+            return trajectories, rerun
+        logger.warning("%d rollouts were lost to the infrastructure (%s); playing them again", len(lost),
+                       trajectories[lost[0]].infrastructure_error)
+        rerun += len(lost)
+        again = collect_rollouts(envs, [task_ids[i] for i in lost], generate, tokenizer, **kwargs)
+        for i, trajectory in zip(lost, again, strict=True):
+            trajectories[i] = trajectory
+    lost = [t.infrastructure_error for t in trajectories if t.infrastructure_error]
+    if lost:
+        raise EnvWorkerError(f"{len(lost)} rollouts were lost to the infrastructure {tries + 1} times in a row "
+                             f"(last: {lost[0]}); check the Ray cluster (`ray status`).")
+    return trajectories, rerun
 
 
 def make_rollout_envs(agent: Any, num_envs: int, *, workers: int | None = None, **env_overrides: Any) -> Any:
@@ -160,8 +200,9 @@ class _Episodes:
             trajectory = self.trajectories[episode]
             error = info.get("last_action_error") or ""
             trajectory.turns.append(TurnSample(self.contexts[episode], context_ids, ids, action, error))
-            self.contexts[episode] = info["messages"]
+            self.contexts[episode] = info.get("messages", self.contexts[episode])  # none when the worker was lost
             if terminations[slot] or truncations[slot]:
+                trajectory.infrastructure_error = info.get("infrastructure_error") or ""
                 trajectory.reward, trajectory.answer = float(rewards[slot]), info.get("answer")
                 trajectory.terminated, trajectory.truncated = bool(terminations[slot]), bool(truncations[slot])
                 self.playing[slot] = None
