@@ -34,13 +34,18 @@ def fixture_app(request: Request) -> Response:
 
 
 @contextmanager
-def served() -> Iterator[str]:
-    """Serve :func:`fixture_app` on a free loopback port; yields its base URL."""
-    server = make_server("127.0.0.1", 0, fixture_app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, name="real-markup-site", daemon=True)
+def serving_wsgi(app, name: str = "loopback-site") -> Iterator[str]:
+    """Serve a WSGI ``app`` on a free loopback port in a thread; yields its base URL."""
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, name=name, daemon=True)
     thread.start()
     try:
         yield f"http://127.0.0.1:{server.server_port}"
     finally:
         server.shutdown()
         thread.join(timeout=10)
+
+
+def served():
+    """Serve :func:`fixture_app` on a free loopback port; a context manager that yields its base URL."""
+    return serving_wsgi(fixture_app, "real-markup-site")

@@ -9,14 +9,10 @@ Playwright backend, saved login states from ``WA_AUTH_DIR``).
 from __future__ import annotations
 
 import json
-import threading
 import warnings
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 import gymnasium as gym
 import pytest
-from werkzeug.serving import make_server
 from werkzeug.utils import redirect
 from werkzeug.wrappers import Request, Response
 
@@ -25,6 +21,8 @@ from webarena_gym.env import WebArenaEnv
 from webarena_gym.errors import ConfigurationError, InfrastructureError, LoginStateError, SiteUnavailableError
 from webarena_gym.suites import loading
 from webarena_gym.webarena_sites import SITE_VARIABLES
+
+from .real_markup_site import serving_wsgi
 
 SESSION_COOKIE = "standin_session"
 ERROR_PAGES = {"/missing": 404, "/down": 503}
@@ -49,16 +47,9 @@ class StandInSite:
                         '<a href="/forums">Forums</a></body></html>', mimetype="text/html")
 
 
-@contextmanager
-def serving(site: StandInSite) -> Iterator[str]:
-    server = make_server("127.0.0.1", 0, site.app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, name="stand-in-site", daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        thread.join(timeout=10)
+def serving(site: StandInSite):
+    """Serve ``site`` on a free loopback port; a context manager that yields its base URL."""
+    return serving_wsgi(site.app, "stand-in-site")
 
 
 @pytest.fixture

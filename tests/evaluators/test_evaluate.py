@@ -8,16 +8,9 @@ from webarena_gym.errors import TaskDataError
 from webarena_gym.evaluators import EvaluationResult, StaticPage, evaluate
 from webarena_gym.evaluators.fuzzy import is_not_applicable
 from webarena_gym.suites.official import load_official_tasks
+from webarena_gym.webarena_sites import SITE_NAMES, default_base_url
 
-SITES = {
-    "shopping": "http://127.0.0.1:7770",
-    "shopping_admin": "http://127.0.0.1:7780/admin",
-    "reddit": "http://127.0.0.1:9999",
-    "gitlab": "http://127.0.0.1:8023",
-    "map": "http://127.0.0.1:3000",
-    "wikipedia": "http://127.0.0.1:8888",
-    "homepage": "http://127.0.0.1:4399",
-}
+SITES = {site: default_base_url(site) for site in SITE_NAMES}  # WebArena's addresses on loopback
 
 
 @pytest.fixture(scope="module")

@@ -11,6 +11,7 @@ from webarena_gym.evaluators.url_match import clean_url, url_match
 from webarena_gym.suites.loading import load_tasks
 from webarena_gym.suites.official import load_official_tasks
 from webarena_gym.tasks.task import alternatives_of
+from webarena_gym.webarena_sites import SITE_NAMES, default_base_url
 
 BASE = "http://127.0.0.1:8023"
 
@@ -87,15 +88,7 @@ def test_unknown_note_is_a_data_error():
 
 # --- lenient mode never accepts another page through a path trick -------------------------------------
 
-SITES = {
-    "shopping": "http://127.0.0.1:7770",
-    "shopping_admin": "http://127.0.0.1:7780/admin",
-    "reddit": "http://127.0.0.1:9999",
-    "gitlab": "http://127.0.0.1:8023",
-    "map": "http://127.0.0.1:3000",
-    "wikipedia": "http://127.0.0.1:8888",
-    "homepage": "http://127.0.0.1:4399",
-}
+SITES = {site: default_base_url(site) for site in SITE_NAMES}  # WebArena's addresses on loopback
 
 
 def url_scored_tasks():
