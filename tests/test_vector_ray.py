@@ -55,13 +55,19 @@ def node_ports() -> list[str]:
             f"--min-worker-port={base}", f"--max-worker-port={base + 40}"]
 
 
-def start(command: list[str], env: dict[str, str], tries: int = 3) -> None:
-    """``ray start`` a node; on a busy machine a node can miss Ray's 30 s start-up window, so try again."""
+def start_cluster(head: list[str], second: list[str], env: dict[str, str], tries: int = 3) -> None:
+    """``ray start`` both nodes; on a busy machine a node can miss Ray's 30 s start-up window: start again."""
     for _ in range(tries):
-        done = subprocess.run([*command, *node_ports()], capture_output=True, text=True, env=env, timeout=600)
-        if done.returncode == 0:
+        subprocess.run([RAY, "stop", "--force"], capture_output=True, env=env)
+        said = ""
+        for command in (head, second):
+            done = subprocess.run([*command, *node_ports()], capture_output=True, text=True, env=env, timeout=600)
+            said = f"{' '.join(command)}:\n{done.stdout[-1500:]}\n{done.stderr[-1500:]}"
+            if done.returncode != 0:
+                break
+        else:
             return
-    raise AssertionError(f"{' '.join(command)} failed {tries} times:\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}")
+    raise AssertionError(f"the Ray cluster did not start in {tries} tries; last: {said}")
 
 
 @pytest.fixture(scope="module")
@@ -74,9 +80,8 @@ def cluster(request):
     common = ["--node-ip-address=127.0.0.1", "--num-cpus=1", "--object-store-memory=80000000",
               "--disable-usage-stats"]
     request.addfinalizer(lambda: subprocess.run([RAY, "stop", "--force"], capture_output=True, env=env))
-    head = [RAY, "start", "--head", f"--port={port}", "--include-dashboard=false", *common]
-    start(head, env)
-    start([RAY, "start", f"--address={address}", "--resources=" + json.dumps({"browser": 2}), *common], env)
+    start_cluster([RAY, "start", "--head", f"--port={port}", "--include-dashboard=false", *common],
+                  [RAY, "start", f"--address={address}", "--resources=" + json.dumps({"browser": 2}), *common], env)
     ray.init(address=address, log_to_driver=False)
     request.addfinalizer(ray.shutdown)
     nodes = [node for node in ray.nodes() if node["Alive"]]
@@ -281,3 +286,32 @@ def test_a_rollout_lost_with_its_actor_is_played_again(cluster, tiny_model_dir):
         envs.close()
     assert rerun == 2 and envs.replaced == 1  # the two episodes of the killed actor, played again
     assert all(t.truncated and not t.infrastructure_error for t in trajectories)
+
+
+class HangOnScrollUp(gym.Wrapper):
+    """An env whose page hangs for good on ``Scroll Up`` (as a wedged browser would)."""
+
+    def step(self, action):
+        if "Scroll Up" in action:
+            import time
+
+            time.sleep(10**6)
+        return self.env.step(action)
+
+
+def test_a_worker_that_hangs_past_its_budget_is_replaced_and_its_episodes_end_with_an_infrastructure_error(cluster):
+    address, _browser_node = cluster
+    envs = webarena_gym.make_vec(2, workers=2, executor="ray", ray_address=address, ray_num_cpus=0.5,
+                                 wrap=HangOnScrollUp, worker_timeout_s=30, suite="embedded", max_steps=5,
+                                 autoreset_mode=AutoresetMode.DISABLED)
+    try:
+        envs.reset(seed=0)
+        old_pid = envs.worker_pids[1]
+        _, rewards, _, truncated, infos = envs.step([WAIT, 'do(action="Scroll Up")'])
+        assert truncated.tolist() == [False, True] and "worker_timeout_s=30" in infos["infrastructure_error"][1]
+        assert envs.replaced == 1 and envs.worker_pids[1] != old_pid
+        _, infos = envs.reset(options={"reset_mask": np.array([False, True])})
+        _, _, _, truncated, infos = envs.step([WAIT, WAIT])
+        assert not truncated.any() and infos["step"].tolist() == [2, 1]
+    finally:
+        envs.close()

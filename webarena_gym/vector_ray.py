@@ -52,6 +52,8 @@ logger = logging.getLogger(__name__)
 #: Seconds a Ray env worker may take to answer one batch (a step of its envs, or a reset) before it
 #: is treated as hung: killed and replaced, its episodes ended with an infrastructure error.
 DEFAULT_WORKER_TIMEOUT_S = 600.0
+#: Seconds a new Ray env worker may take to be placed and build its envs (a busy cluster queues it).
+START_TIMEOUT_S = 600.0
 #: Seconds ``close`` waits for the actors to close their envs before killing them.
 CLOSE_TIMEOUT_S = 60.0
 #: The install hint every "Ray is missing" error carries.
@@ -265,12 +267,13 @@ class RayVectorEnv(WebArenaVectorBase):
 
     def _get(self, refs: list[Any], what: str) -> list[Any]:
         ray = self._ray
+        timeout = START_TIMEOUT_S if what in ("start", "restart") else self.worker_timeout_s
         try:
-            return ray.get(refs, timeout=self.worker_timeout_s)
+            return ray.get(refs, timeout=timeout)
         except ray.exceptions.GetTimeoutError:
             raise EnvWorkerError(
-                f"Ray env actors did not {what} within worker_timeout_s={self.worker_timeout_s:g} s: the cluster may "
-                "lack free resources for them (see `ray status`) or the envs hang."
+                f"Ray env actors did not {what} within {timeout:g} s: the cluster may lack free resources for them "
+                "(see `ray status`) or the envs hang."
             ) from None
         except (ray.exceptions.RayActorError, ray.exceptions.WorkerCrashedError) as exc:
             raise EnvWorkerError(f"A Ray env actor died during {what}: {exc}") from None
@@ -299,7 +302,8 @@ class RayVectorEnv(WebArenaVectorBase):
         deadline = None if timeout is None else time.monotonic() + timeout
         budget_end = self._sent_at + self.worker_timeout_s
         refs = dict(self._refs)
-        while True:
+        pending: list[Any] = []
+        while refs:  # none when every entry was an env already lost
             now = time.monotonic()
             waits = [budget_end - now] + ([] if deadline is None else [deadline - now])
             ready, pending = ray.wait(list(refs.values()), num_returns=len(refs), timeout=max(0.0, min(waits)))
