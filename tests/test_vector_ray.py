@@ -71,11 +71,16 @@ def start_cluster(head: list[str], second: list[str], env: dict[str, str], tries
 
 
 @pytest.fixture(scope="module")
-def cluster(request):
+def cluster(request, tmp_path_factory):
     """``(address, id of the node with the 'browser' resource)`` of a head node plus a second node, both 1 CPU."""
     ray = pytest.importorskip("ray")
     (port,) = free_ports(1)
     address = f"127.0.0.1:{port}"
+    # A home of its own: a token that an earlier local `ray.init()` left in ~/.ray/auth_token made the second
+    # node's `ray start` fail with "InvalidAuthToken".
+    home, old_home = str(tmp_path_factory.mktemp("ray-home")), os.environ.get("HOME")
+    os.environ["HOME"] = home
+    request.addfinalizer(lambda: os.environ.__setitem__("HOME", old_home) if old_home else None)
     env = dict(os.environ, RAY_agent_register_timeout_ms="300000")
     common = ["--node-ip-address=127.0.0.1", "--num-cpus=1", "--object-store-memory=80000000",
               "--disable-usage-stats"]
