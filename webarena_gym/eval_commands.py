@@ -87,7 +87,8 @@ def add_eval_commands(commands: Any) -> None:
                           "else a local one)")
     run.add_argument("--ray-num-cpus", type=float, default=1.0, help="CPUs each Ray env worker asks for")
     run.add_argument("--ray-resources", type=json.loads, default=None,
-                     help='custom resources each Ray env worker asks for, as JSON, e.g. \'{"browser": 1}\'')
+                     help='custom resources each Ray env worker asks for, as JSON, e.g. \'{"browser": 1}\' '
+                          "(default: none, only CPUs)")
     run.add_argument("--threads", type=whole(0), default=0,
                      help="local model: torch CPU threads (0: torch's default, one per core; fewer is faster "
                           "when other work keeps cores busy)")
