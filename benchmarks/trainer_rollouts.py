@@ -43,7 +43,7 @@ def main() -> None:
     ids = family_task_ids("train", FAMILIES)
     task_ids = (ids * (args.episodes // len(ids) + 1))[: args.episodes]
     demos = list(record_oracle_demonstrations("train", task_ids=ids, progress=False))
-    agent = AgentArguments(split="train", task_ids=ids, max_turns=3, max_observation_chars=3000)
+    agent = AgentArguments(split="train", task_ids=ids, max_turns=3, max_chars=3000)
     with tempfile.TemporaryDirectory() as tmp:
         model, tokenizer = load_policy(str(build_tiny_model(tmp, texts=demonstration_texts(demos))))
     sampler = Sampler(model, tokenizer, max_new_tokens=32, temperature=1.0, batch_size=args.episodes)

@@ -14,7 +14,7 @@ else
     export PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}"
 fi
 python3 -c "import torch, trl, datasets, gymnasium, webarena_gym.env, trainers.grpo; \
-from webarena_gym.tasks.embedded import all_families; all_families(); \
+from webarena_gym.suites.embedded import all_families; all_families(); \
 print('torch', torch.__version__, 'cuda', torch.cuda.is_available() and torch.cuda.get_device_name(0))" \
     || { echo "the trainer's modules do not import: fetch the wheels here (--fetch-wheels) and carry .whl" >&2
          exit 1; }
