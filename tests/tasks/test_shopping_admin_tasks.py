@@ -5,9 +5,9 @@ from __future__ import annotations
 import lxml.html
 import pytest
 
-from webarena_gym.evaluators.functions import call_function
+from webarena_gym.evaluators.functions import call_function, register_functions
 from webarena_gym.sites import World
-from webarena_gym.sites.shopping_admin.families import FAMILIES
+from webarena_gym.sites.shopping_admin.families import FAMILIES, FUNCTIONS
 from webarena_gym.sites.world import pristine_database
 
 from .family_checks import (
@@ -36,6 +36,7 @@ def test_instances_are_valid_distinct_and_deterministic():
 
 
 def test_evaluator_mix_follows_webarena_lite():
+    register_functions(FUNCTIONS)  # as the suite does when it loads, so this test runs alone too
     check_evaluator_mix(FAMILIES, INSTANCES, site_url="__SHOPPING_ADMIN__", string_match=(0.45, 0.65),
                         url_match=(0.15, 0.3), program_html=(0.2, 0.35))
 

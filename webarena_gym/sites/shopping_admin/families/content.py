@@ -176,7 +176,7 @@ FAMILIES = [
            solve_price),
     family("notify_latest_pending_order", 'Notify {{name}} in their most recent pending order with message "{{message}}"',
            "content", _notifications, solve_notify),
-    family("ship_order_with_tracking", "Ship order #{{order}} with the {{service}} tracking number {{tracking}}",
+    family("ship_order_with_tracking", "Update order #{{order}} with the {{service}} tracking number {{tracking}}",
            "content", _shipments, solve_ship),
     family("rename_cms_page", 'Change the page title of "{{old-heading}}" page on my site to "{{heading}}".', "content",
            _page_titles, solve_page_title),

@@ -147,11 +147,11 @@ def _latest_orders(conn: sqlite3.Connection):
         name, email, total, _ = latest[0]
         values = {"customer name": name, "customer email": email, "grand total": f"${total:,.2f}"}
         for attribute, value in values.items():
-            yield {"attribute": attribute, "status": label.lower()}, string_match_eval(fuzzy_match=[value])
+            yield {"attribute": attribute, "status": f"most recent {label.lower()}"}, string_match_eval(fuzzy_match=[value])
 
 
 def solve_latest_order(ctx: OracleContext) -> Iterator[str]:
-    status = str(ctx.instantiation["status"])
+    status = str(ctx.instantiation["status"]).removeprefix("most recent ")
     label = next(label for label in STATUSES.values() if label.lower() == status)
     yield from filter_orders(ctx, status=label)
     yield ctx.click("View order", tag="a")  # newest first: the grid sorts by purchase date
@@ -228,16 +228,17 @@ def solve_unshipped(ctx: OracleContext) -> Iterator[str]:
 FAMILIES = [
     family("bestseller_rank", "What is the top-{{n}} best-selling product in {{period}}", "information",
            _bestsellers, solve_bestseller),
-    family("review_term_count", 'Tell me the number of reviews that our store received by far that mention term "{{term}}"',
+    family("review_term_count",
+           'Tell me the the number of reviews that our store received by far that mention term "{{term}}"',
            "information", _review_terms, solve_review_terms),
     family("top_search_terms", "List the top {{n}} search terms in my store", "information", _top_terms,
            solve_top_terms),
     family("customer_by_phone", "Find the customer name and email with phone number {{PhoneNum}}", "information",
            _customers_by_phone, solve_customer_by_phone),
-    family("invoice_grand_total", "Tell me the grand total of invoice {{id}}.", "information", _invoices, solve_invoice),
-    family("latest_order_attribute", "Get the {{attribute}} of the most recent {{status}} order", "information",
+    family("invoice_grand_total", "Telll me the grand total of invoice {{id}}.", "information", _invoices, solve_invoice),
+    family("latest_order_attribute", "Get the {{attribute}} of the {{status}} order", "information",
            _latest_orders, solve_latest_order),
-    family("reviews_in_period", "How many reviews did our shop receive {{time}}?", "information", _reviews_in_period,
+    family("reviews_in_period", "How many reviews our shop received {{time}}?", "information", _reviews_in_period,
            solve_reviews_in_period),
     family("orders_in_period", "How many orders were placed in {{period}}?", "information", _orders_in_period,
            solve_orders_in_period),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import random
 import sqlite3
 from collections.abc import Iterator
@@ -26,9 +27,9 @@ from .common import (
 if TYPE_CHECKING:
     from ....tasks.oracle import OracleContext
 
-#: Report name in intents -> (URL segment, menu entry).
-REPORTS = {"orders": ("sales", "Orders Report"), "shipping": ("shipping", "Shipping Report"),
-           "refunds": ("refunded", "Refunds Report"), "bestsellers": ("bestsellers", "Bestsellers")}
+#: Report type in intents -> (URL segment, menu entry).
+REPORTS = {"sales order": ("sales", "Orders Report"), "shipping": ("shipping", "Shipping Report"),
+           "refund": ("refunded", "Refunds Report"), "bestseller": ("bestsellers", "Bestsellers")}
 #: Product grid states in intents -> (query parameter, value, filter label, option text).
 PRODUCT_STATES = {"out of stock": ("stock", "0", "Stock Status", "Out of Stock"),
                   "in stock": ("stock", "1", "Stock Status", "In Stock"),
@@ -65,31 +66,35 @@ def solve_order_filters(ctx: OracleContext) -> Iterator[str]:
 
 def _reports(conn: sqlite3.Connection):
     rng = random.Random(7780)
-    seen = set()
+    first, days = dt.date(2022, 1, 1), (dt.date(2023, 5, 31) - dt.date(2022, 1, 1)).days
     for report, (segment, _menu) in REPORTS.items():
-        while sum(1 for s in seen if s[0] == report) < 5:
-            a, b = sorted(rng.sample(range(len(MONTHS)), 2))
-            if (report, a, b) in seen:
-                continue
-            seen.add((report, a, b))
-            start, end = month_bounds(*MONTHS[a])[0], month_bounds(*MONTHS[b])[1]
-            values = {"report": report, "start_date": f"the beginning of {month_name(*MONTHS[a])}",
-                      "end_date": f"the end of {month_name(*MONTHS[b])}"}
-            query = urlencode([("from", start.isoformat()), ("to", end.isoformat())])
-            yield values, program_html_eval(
-                ("last", "document.querySelector('#sales_report_from').value", {"exact_match": us(start)}),
-                ("last", "document.querySelector('#sales_report_to').value", {"exact_match": us(end)}),
-                reference_url=f"{ADMIN}/reports/report_sales/{segment}/?{query}", note="GOLD in PRED")
+        for _ in range(5):
+            start, end = sorted(first + dt.timedelta(days=d) for d in rng.sample(range(days + 1), 2))
+            values = {"type": report, "start_date": f"{start:%m/%d/%Y}", "end_date": f"{end:%m/%d/%Y}"}
+            yield values, report_eval(segment, start, end)
 
 
-def solve_report(ctx: OracleContext) -> Iterator[str]:
-    _segment, entry = REPORTS[str(ctx.instantiation["report"])]
-    start = period_bounds(str(ctx.instantiation["start_date"]).removeprefix("the beginning of "))[0]
-    end = period_bounds(str(ctx.instantiation["end_date"]).removeprefix("the end of "))[1]
-    yield menu(ctx, entry)
+def report_eval(segment: str, start: dt.date, end: dt.date) -> dict:
+    """The report page with both date fields filled in (as the admin shows them) and its canonical URL."""
+    query = urlencode([("from", start.isoformat()), ("to", end.isoformat())])
+    return program_html_eval(
+        ("last", "document.querySelector('#sales_report_from').value", {"exact_match": us(start)}),
+        ("last", "document.querySelector('#sales_report_to').value", {"exact_match": us(end)}),
+        reference_url=f"{ADMIN}/reports/report_sales/{segment}/?{query}", note="GOLD in PRED")
+
+
+def show_report(ctx: OracleContext, report: str, start: dt.date, end: dt.date) -> Iterator[str]:
+    """Open a report from the menu and show it over ``start``..``end``."""
+    yield menu(ctx, REPORTS[report][1])
     yield ctx.type("From", us(start))
     yield ctx.type("To", us(end))
     yield ctx.click("Show Report", tag="button")
+
+
+def solve_report(ctx: OracleContext) -> Iterator[str]:
+    start = dt.datetime.strptime(str(ctx.instantiation["start_date"]), "%m/%d/%Y").date()
+    end = dt.datetime.strptime(str(ctx.instantiation["end_date"]), "%m/%d/%Y").date()
+    yield from show_report(ctx, str(ctx.instantiation["type"]), start, end)
     yield ctx.exit("Done")
 
 
@@ -136,7 +141,7 @@ def solve_product_filters(ctx: OracleContext) -> Iterator[str]:
 FAMILIES = [
     family("filter_orders_grid", "Show me all {{status}} orders placed in {{month}}", "navigation", _order_filters,
            solve_order_filters),
-    family("create_report", "Create the {{report}} report from {{start_date}} to {{end_date}}", "navigation",
+    family("create_report", "Create a {{type}} report from {{start_date}} to {{end_date}}", "navigation",
            _reports, solve_report),
     family("preview_theme", "Preview the {{name}} theme for my shop", "navigation", _themes, solve_theme),
     family("filter_products_grid", "Show me the {{category}} products that are {{state}}", "navigation",
