@@ -37,8 +37,8 @@ def test_instances_are_valid_distinct_and_deterministic():
 
 def test_evaluator_mix_follows_webarena_lite():
     register_functions(FUNCTIONS)  # as the suite does when it loads, so this test runs alone too
-    check_evaluator_mix(FAMILIES, INSTANCES, site_url="__SHOPPING_ADMIN__", string_match=(0.45, 0.65),
-                        url_match=(0.15, 0.3), program_html=(0.2, 0.35))
+    check_evaluator_mix(FAMILIES, INSTANCES, site_url="__SHOPPING_ADMIN__", string_match=(0.4, 0.6),
+                        url_match=(0.1, 0.3), program_html=(0.3, 0.5))  # Lite's admin: 18/35, 5/35, 15/35
 
 
 def test_references_agree_with_what_the_site_shows(site_client):

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from decimal import ROUND_HALF_UP, Decimal
 from typing import TYPE_CHECKING, Any
 
-from ....sites.shopping_admin.names import CARRIERS
+from ....sites.shopping_admin.names import CARRIERS, CITIES, STREETS
 from ....tasks.families import program_html_eval
 from .common import ADMIN, SITE, family, filter_orders, menu, open_order
 
@@ -170,6 +170,123 @@ def solve_page_title(ctx: OracleContext) -> Iterator[str]:
     yield ctx.exit("Done")
 
 
+# -- product edits: disable, out of stock, stock arrived, a price on the product's own page --------------------------
+
+
+def product_url(product_id: int) -> str:
+    return f"{ADMIN}/catalog/product/edit/id/{product_id}/"
+
+
+def field_value(name: str) -> str:
+    """A locator for the value of the product form's field ``name``."""
+    return f"document.querySelector('[name=\"{name}\"]').value"
+
+
+def open_product(ctx: OracleContext, name: str) -> Iterator[str]:
+    """Catalog > Products, search the product's name, open its edit page."""
+    yield menu(ctx, "Products")
+    yield ctx.search("Search by keyword", name)
+    yield ctx.click(f"Edit {name}", tag="a", exact=True)
+
+
+def _disable(conn: sqlite3.Connection):
+    for product_id, name in conn.execute("SELECT id, name FROM product WHERE status = 1 ORDER BY id").fetchall()[2::9]:
+        yield {"product": name}, program_html_eval((product_url(product_id), field_value("product[status]"),
+                                                    {"exact_match": "2"}))
+
+
+def solve_disable(ctx: OracleContext) -> Iterator[str]:
+    yield from open_product(ctx, str(ctx.instantiation["product"]))
+    yield ctx.select("Enable Product", "No")
+    yield ctx.click("Save", tag="button", exact=True)
+    yield ctx.exit("Done")
+
+
+def _out_of_stock(conn: sqlite3.Connection):
+    rows = conn.execute("SELECT id, name FROM product WHERE is_in_stock = 1 AND status = 1 ORDER BY id").fetchall()
+    for product_id, name in rows[5::10]:
+        yield {"product": name}, program_html_eval(
+            (product_url(product_id), field_value("product[quantity_and_stock_status][is_in_stock]"),
+             {"exact_match": "0"}))
+
+
+def solve_out_of_stock(ctx: OracleContext) -> Iterator[str]:
+    yield from open_product(ctx, str(ctx.instantiation["product"]))
+    yield ctx.select("Stock Status", "Out of Stock")
+    yield ctx.click("Save", tag="button", exact=True)
+    yield ctx.exit("Done")
+
+
+def _arrivals(conn: sqlite3.Connection):
+    empty = conn.execute("SELECT id, name, qty FROM product WHERE qty = 0 AND status = 1 ORDER BY id").fetchall()
+    stocked = conn.execute("SELECT id, name, qty FROM product WHERE qty > 0 AND status = 1 ORDER BY id").fetchall()
+    for i, (product_id, name, qty) in enumerate(empty + stocked[7::19]):
+        arrived = (5, 12, 20, 8, 30, 15, 3, 25)[i % 8]
+        yield {"quantity": arrived, "product": name}, program_html_eval(
+            (product_url(product_id), field_value("product[quantity_and_stock_status][qty]"),
+             {"exact_match": str(qty + arrived)}),
+            (product_url(product_id), field_value("product[quantity_and_stock_status][is_in_stock]"),
+             {"exact_match": "1"}))
+
+
+def solve_arrival(ctx: OracleContext) -> Iterator[str]:
+    yield from open_product(ctx, str(ctx.instantiation["product"]))
+    current = int(ctx.field("Quantity").attributes["value"])
+    yield ctx.type("Quantity", str(current + int(ctx.instantiation["quantity"])))
+    yield ctx.select("Stock Status", "In Stock")
+    yield ctx.click("Save", tag="button", exact=True)
+    yield ctx.exit("Done")
+
+
+def _price_changes_here(conn: sqlite3.Connection):
+    # The intent names no product, so each (action, amount) pair is used once to keep intents distinct.
+    unused = [(action, amount) for amount in PRICE_CHANGES for action in ("Increase", "Reduce")]
+    for product_id, price in conn.execute("SELECT id, price FROM product WHERE status = 1 ORDER BY id").fetchall()[3::9]:
+        for action, amount in unused:
+            new = changed_price(Decimal(f"{price:.2f}"), action, amount)
+            if new is not None:
+                unused.remove((action, amount))
+                yield {"action": action, "amount": amount}, program_html_eval(
+                    (product_url(product_id), field_value("product[price]"), {"exact_match": f"{new:.2f}"})), \
+                    product_url(product_id)
+                break
+
+
+def solve_price_here(ctx: OracleContext) -> Iterator[str]:
+    current = Decimal(ctx.field("Price").attributes["value"])
+    new = changed_price(current, str(ctx.instantiation["action"]), str(ctx.instantiation["amount"]))
+    yield ctx.type("Price", f"{new:.2f}")
+    yield ctx.click("Save", tag="button", exact=True)
+    yield ctx.exit("Done")
+
+
+# -- change an order's shipping address ------------------------------------------------------------------------------
+
+
+def _new_addresses(conn: sqlite3.Connection):
+    rng = random.Random(7782)
+    rows = conn.execute("SELECT o.id, a.city FROM sales_order o JOIN order_address a ON a.order_id = o.id "
+                        "AND a.address_type = 'shipping' ORDER BY o.id").fetchall()
+    for order_id, city_now in rows[11::97]:
+        city, region, postcode = rng.choice([c for c in CITIES if c[0] != city_now])
+        street = f"{rng.randint(100, 999)} {rng.choice(STREETS)}"
+        yield {"order_id": order_id, "address": f"{street}, {city}, {region}, {postcode}"}, program_html_eval(
+            (_order_url(order_id), "document.querySelector('#shipping-address').outerText",
+             {"must_include": [street, city, postcode]}))
+
+
+def solve_new_address(ctx: OracleContext) -> Iterator[str]:
+    street, city, region, postcode = (part.strip() for part in str(ctx.instantiation["address"]).split(","))
+    yield from open_order(ctx, int(ctx.instantiation["order_id"]))
+    yield ctx.click("Edit shipping address", tag="a", exact=True)
+    yield ctx.type("Street Address", street)
+    yield ctx.type("City", city)
+    yield ctx.type("State/Province", region)
+    yield ctx.type("Zip/Postal Code", postcode)
+    yield ctx.click("Save Order Address", tag="button")
+    yield ctx.exit("Done")
+
+
 FAMILIES = [
     family("cancel_order", "Cancel order {{id}}", "content", _cancellable, solve_cancel),
     family("change_product_price", "{{action}} the price of {{product}} by {{amount}}", "content", _price_changes,
@@ -180,4 +297,13 @@ FAMILIES = [
            "content", _shipments, solve_ship),
     family("rename_cms_page", 'Change the page title of "{{old-heading}}" page on my site to "{{heading}}".', "content",
            _page_titles, solve_page_title),
+    family("disable_product", "Disable {{product}} from the site, they are facing some quality issues.", "content",
+           _disable, solve_disable),
+    family("product_out_of_stock", "Make all {{product}} as out of stock", "content", _out_of_stock,
+           solve_out_of_stock),
+    family("stock_arrived", "{{quantity}} {{product}} arrived, update the stock", "content", _arrivals, solve_arrival),
+    family("change_this_product_price", "{{action}} the price of this product by {{amount}}", "content",
+           _price_changes_here, solve_price_here),
+    family("modify_order_address", "Modify the address of order #{{order_id}} to {{address}}", "content",
+           _new_addresses, solve_new_address),
 ]
