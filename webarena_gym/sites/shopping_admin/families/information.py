@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import sqlite3
 from collections.abc import Iterator
+from decimal import Decimal
 from typing import TYPE_CHECKING
 
 from ....sites.shopping_admin.data import STATUSES
@@ -225,6 +227,130 @@ def solve_unshipped(ctx: OracleContext) -> Iterator[str]:
     yield ctx.exit("N/A")
 
 
+# -- the top-n best-selling products of a period --------------------------------------------------
+
+
+def _top_bestsellers(conn: sqlite3.Connection):
+    for i, period in enumerate(periods()):
+        ranking = conn.execute(
+            "SELECT p.name, SUM(i.qty) AS qty FROM order_item i JOIN sales_order o ON o.id = i.order_id "
+            "JOIN product p ON p.id = i.product_id WHERE o.status != 'canceled' AND o.created_at BETWEEN ? AND ? "
+            "GROUP BY p.id ORDER BY qty DESC, p.name", _between(period)).fetchall()
+        names, quantities = [row[0] for row in ranking], [row[1] for row in ranking]
+        for n in ((2, 3), (3, 5), (4, 2), (5, 3))[i % 4]:
+            # the n-th and the (n+1)-th must differ, or "the top n" is not one set
+            if len(quantities) > n and quantities[n - 1] != quantities[n]:
+                yield {"n": n, "period": period}, string_match_eval(must_include=names[:n])
+                break
+
+
+def solve_top_bestsellers(ctx: OracleContext) -> Iterator[str]:
+    n, period = int(ctx.instantiation["n"]), str(ctx.instantiation["period"])
+    start, end = period_bounds(period)
+    yield menu(ctx, "Bestsellers")
+    yield ctx.select("Period", "Year" if period.isdigit() else "Month")
+    yield ctx.type("From", us(start))
+    yield ctx.type("To", us(end))
+    yield ctx.click("Show Report", tag="button")
+    products = [cells[2] for cells in table_rows(ctx) if len(cells) == 6 and cells[1].isdigit() and int(cells[1]) <= n]
+    yield ctx.exit(", ".join(products))
+
+
+# -- payments of the last orders of two statuses -------------------------------------------------------
+
+
+#: Status code -> how intents name it.
+STATUS_WORDS = {"canceled": "canceled", "complete": "completed", "pending": "pending", "processing": "processing",
+                "closed": "closed", "holded": "on hold"}
+STATUS_PAIRS = (("canceled", "complete"), ("pending", "complete"), ("processing", "canceled"), ("closed", "complete"),
+                ("pending", "canceled"), ("holded", "complete"))
+
+
+def _latest_totals(conn: sqlite3.Connection, status: str, n: int) -> list[float] | None:
+    rows = conn.execute("SELECT grand_total, created_at FROM sales_order WHERE status = ? "
+                        "ORDER BY created_at DESC LIMIT ?", (status, n + 1)).fetchall()
+    if len(rows) <= n or rows[n - 1][1] == rows[n][1]:
+        return None
+    return [row[0] for row in rows[:n]]
+
+
+def _payment_differences(conn: sqlite3.Connection):
+    for i, (first, second) in enumerate(STATUS_PAIRS):
+        for n in (2, 3, 4, 5, 6)[i % 2::2]:
+            a, b = _latest_totals(conn, first, n), _latest_totals(conn, second, n)
+            if a is None or b is None:
+                continue
+            difference = abs(round(sum(a), 2) - round(sum(b), 2))
+            yield ({"N": n, "status_1": STATUS_WORDS[first], "status_2": STATUS_WORDS[second]},
+                   string_match_eval(must_include=[money(difference)]))
+
+
+def solve_payment_difference(ctx: OracleContext) -> Iterator[str]:
+    n = int(ctx.instantiation["N"])
+    sums = []
+    for key in ("status_1", "status_2"):
+        code = next(c for c, word in STATUS_WORDS.items() if word == ctx.instantiation[key])
+        yield from filter_orders(ctx, status=STATUSES[code])  # newest first
+        totals = [cells[4] for cells in table_rows(ctx) if len(cells) == 7 and cells[0].isdigit()][:n]
+        sums.append(sum(Decimal(t.replace("$", "").replace(",", "")) for t in totals))
+    yield ctx.exit(f"{abs(sums[0] - sums[1]):.2f}")
+
+
+# -- items in the most recent orders -----------------------------------------------------------------------
+
+
+def _recent_items(conn: sqlite3.Connection):
+    rows = conn.execute("SELECT total_qty FROM sales_order ORDER BY created_at DESC LIMIT 12").fetchall()
+    for k in range(2, 12):
+        yield {"k": k}, string_match_eval(must_include=[count_reference(sum(r[0] for r in rows[:k]))])
+
+
+def solve_recent_items(ctx: OracleContext) -> Iterator[str]:
+    yield menu(ctx, "Orders")  # newest first
+    numbers = [cells[0] for cells in table_rows(ctx) if len(cells) == 7 and cells[0].isdigit()]
+    total = 0
+    for number in numbers[: int(ctx.instantiation["k"])]:
+        yield ctx.click(f"View order {number}", tag="a", exact=True)
+        total += sum(int(cells[5]) for cells in table_rows(ctx) if len(cells) == 7 and cells[5].isdigit())
+        yield ctx.go_back()
+    yield ctx.exit(str(total))
+
+
+# -- monthly counts of successful orders -----------------------------------------------------------------
+
+
+MONTH_RANGES = ((2022, 1, 12), (2022, 1, 6), (2022, 7, 12), (2022, 3, 8), (2022, 2, 5), (2022, 9, 11), (2022, 4, 10),
+                (2023, 1, 5), (2023, 1, 3), (2023, 2, 4), (2023, 3, 5))
+
+
+def _monthly_counts(conn: sqlite3.Connection):
+    for i, (year, first, last) in enumerate(MONTH_RANGES):
+        counts = dict(conn.execute(
+            "SELECT substr(created_at, 6, 2), COUNT(*) FROM sales_order WHERE status = 'complete' "
+            "AND created_at BETWEEN ? AND ? GROUP BY 1",
+            (f"{year}-{first:02d}-01 00:00:00", f"{year}-{last:02d}-31 23:59:59")).fetchall())
+        start = dt.date(year, first, 1).strftime("%b" if i % 2 == 0 else "%B")
+        period = f"from {start} to {dt.date(year, last, 1):%B} {year}"
+        parts = [f"{m:02d}:{counts.get(f'{m:02d}', 0)}" for m in range(first, last + 1)]
+        yield {"period": period}, string_match_eval(fuzzy_match=parts)
+
+
+def solve_monthly_counts(ctx: OracleContext) -> Iterator[str]:
+    words = str(ctx.instantiation["period"]).split()  # from Jan to December 2022
+    year = int(words[4])
+    first = dt.datetime.strptime(words[1][:3], "%b").month
+    last = dt.datetime.strptime(words[3][:3], "%b").month
+    yield menu(ctx, "Orders Report")
+    yield ctx.select("Period", "Month")
+    yield ctx.type("From", us(dt.date(year, first, 1)))
+    yield ctx.type("To", us(period_bounds(f"{words[3]} {year}")[1]))
+    yield ctx.select("Order Status", "Complete")
+    yield ctx.click("Show Report", tag="button")
+    counts = {cells[0]: cells[1] for cells in table_rows(ctx) if len(cells) == 8 and cells[1].isdigit()}
+    parts = [f"{m:02d}:{counts.get(dt.date(year, m, 1).strftime('%b %Y'), 0)}" for m in range(first, last + 1)]
+    yield ctx.exit(", ".join(parts))
+
+
 FAMILIES = [
     family("bestseller_rank", "What is the top-{{n}} best-selling product in {{period}}", "information",
            _bestsellers, solve_bestseller),
@@ -246,4 +372,12 @@ FAMILIES = [
            _customer_order_counts, solve_customer_order_count),
     family("unshipped_tracking_number", "What is the tracking number of the shipment for order #{{order}}?",
            "information", _unshipped, solve_unshipped),
+    family("top_n_bestsellers", "What are the top-{{n}} best-selling product in {{period}}", "information",
+           _top_bestsellers, solve_top_bestsellers),
+    family("payment_difference", "Compare the payment difference of the last {{N}} {{status_1}} orders and "
+           "{{status_2}} orders", "information", _payment_differences, solve_payment_difference),
+    family("items_in_recent_orders", "What's the total number of items sold in the most recent {{k}} orders?",
+           "information", _recent_items, solve_recent_items),
+    family("monthly_successful_orders", "Presents the monthly count of successful orders {{period}} in MM:COUNT format",
+           "information", _monthly_counts, solve_monthly_counts),
 ]
