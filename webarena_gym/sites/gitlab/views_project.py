@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 
 from ..webapp import db
@@ -91,7 +93,7 @@ def project_members_page(namespace: str, project: str):
         if me() is None:
             return redirect(url_for("users.sign_in", next=request.path))
         require_level(row, 40)
-        errors = _invite(row, request.form.get("username", "").strip().lstrip("@"), request.form.get("access_level", ""))
+        errors = _invite_all(row, request.form.get("username", ""), request.form.get("access_level", ""))
         if not errors:
             flash("Members were successfully added")
             return redirect(url_for("project.project_members_page", namespace=namespace, project=project))
@@ -99,27 +101,47 @@ def project_members_page(namespace: str, project: str):
     members = [
         m for m in project_members(row["id"]) if not search or search in m["username"].lower() or search in m["name"].lower()
     ]
-    return render_project("members.html", row, "members", members=members, errors=errors, search=search)
+    return render_project(
+        "members.html", row, "members", members=members, errors=errors, search=search, modal=request.args.get("modal", "")
+    )
 
 
-def _invite(project, username: str, level_text: str) -> list[str]:
-    if not username:
+def _invite_all(project, text: str, level_text: str) -> list[str]:
+    """Invite everyone named in ``text`` (commas or "and" between people); all or nothing."""
+    names = [part.strip().lstrip("@") for part in re.split(r",|\band\b", text) if part.strip()]
+    if not names:
         return ["Enter a username to invite."]
-    user = db().execute("SELECT * FROM users WHERE username = ? OR email = ?", (username, username)).fetchone()
-    if user is None:
-        return [f"User {username!r} was not found."]
+    users, errors = [], []
+    for name in names:
+        user = _find_user(name)
+        if user is None:
+            errors.append(f"User {name!r} was not found.")
+        elif access_level(project["id"], user["id"]):
+            errors.append(f"{user['username']} is already a member of this project.")
+        else:
+            users.append(user)
     try:
         level = int(level_text)
     except ValueError:
-        return ["Select a role."]
+        level = 0
     if level not in ROLES:
-        return ["Select a role."]
-    if access_level(project["id"], user["id"]):
-        return [f"{user['username']} is already a member of this project."]
+        errors.append("Select a role.")
+    if errors:
+        return errors
     moment = now_stamp()
-    db().execute("INSERT INTO members VALUES (?, ?, ?, ?)", (project["id"], user["id"], level, moment))
+    for user in {u["id"]: u for u in users}.values():
+        db().execute("INSERT INTO members VALUES (?, ?, ?, ?)", (project["id"], user["id"], level, moment))
     touch_project(project["id"], moment)
     return []
+
+
+def _find_user(name: str):
+    """A user by username, email, or full name (when exactly one person has it), as the invite search finds them."""
+    user = db().execute("SELECT * FROM users WHERE username = ? OR email = ?", (name, name)).fetchone()
+    if user is not None:
+        return user
+    found = db().execute("SELECT * FROM users WHERE name = ? COLLATE NOCASE", (name,)).fetchall()
+    return found[0] if len(found) == 1 else None
 
 
 @bp.post("/<namespace>/<project>/-/project_members/<username>")

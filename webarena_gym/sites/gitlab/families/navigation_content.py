@@ -178,6 +178,7 @@ def _instances_invite(conn: sqlite3.Connection) -> Instances:
 
 def _solve_invite(ctx: OracleContext) -> Iterator[str]:
     yield from open_section(ctx, ctx.instantiation["repo"], "Members")
+    yield ctx.click("Invite members", tag="a", exact=True)
     yield ctx.type("Username or email address", ctx.instantiation["user"])
     yield ctx.select("Select a role", ctx.instantiation["role"])
     yield ctx.click("Invite", tag="button", exact=True)
