@@ -351,6 +351,116 @@ def solve_monthly_counts(ctx: OracleContext) -> Iterator[str]:
     yield ctx.exit(", ".join(parts))
 
 
+# -- what customers say about a product ------------------------------------------------------------------
+
+
+def _reviews_of(conn: sqlite3.Connection, product_id: int) -> list[sqlite3.Row]:
+    return conn.execute("SELECT nickname, detail, rating, customer_id FROM review WHERE product_id = ? ORDER BY id",
+                        (product_id,)).fetchall()
+
+
+def sentences(detail: str) -> list[str]:
+    """A review's sentences (details are sentences ending with a full stop)."""
+    return [part.strip().rstrip(".") for part in detail.split(". ") if part.strip()]
+
+
+def _products(conn: sqlite3.Connection) -> list[tuple[int, str]]:
+    return conn.execute("SELECT id, name FROM product ORDER BY id").fetchall()
+
+
+def _unhappy_customers(conn: sqlite3.Connection):
+    for product_id, name in _products(conn)[1::8]:
+        unhappy = sorted({row[0] for row in _reviews_of(conn, product_id) if row[2] <= 2})
+        yield {"product": name}, (string_match_eval(must_include=unhappy) if unhappy
+                                  else string_match_eval(exact_match="N/A"))
+
+
+def _dislikes(conn: sqlite3.Connection):
+    disliked = {row[0] for row in conn.execute("SELECT product_id FROM review WHERE rating <= 2")}
+    products = _products(conn)
+    chosen = [p for p in products if p[0] in disliked][::4] + [p for p in products if p[0] not in disliked][::25]
+    for product_id, name in sorted(chosen):
+        parts = [part for row in _reviews_of(conn, product_id) if row[2] <= 2 for part in sentences(row[1])]
+        yield {"product": name}, string_match_eval(fuzzy_match=list(dict.fromkeys(parts)) or "N/A")
+
+
+def _likes(conn: sqlite3.Connection):
+    for product_id, name in _products(conn)[6::8]:
+        parts = [part for row in _reviews_of(conn, product_id) if row[2] >= 4 for part in sentences(row[1])]
+        yield {"product": name}, string_match_eval(fuzzy_match=list(dict.fromkeys(parts)) or "N/A")
+
+
+def product_reviews(ctx: OracleContext, product: str) -> Iterator[str]:
+    """Marketing > All Reviews filtered by the product's name."""
+    yield menu(ctx, "All Reviews")
+    yield ctx.type("Product", product)
+    yield ctx.click("Search", tag="button", exact=True)
+
+
+def review_rows(ctx: OracleContext, product: str) -> list[list[str]]:
+    """The grid's rows of that product's reviews: [_, id, created, status, title, nickname, review, rating, ...]."""
+    return [cells for cells in table_rows(ctx) if len(cells) == 10 and cells[8] == product and cells[7].isdigit()]
+
+
+def solve_unhappy_customers(ctx: OracleContext) -> Iterator[str]:
+    product = str(ctx.instantiation["product"])
+    yield from product_reviews(ctx, product)
+    names = sorted({cells[5] for cells in review_rows(ctx, product) if int(cells[7]) <= 2})
+    yield ctx.exit(", ".join(names) or "N/A")
+
+
+def _solve_opinions(ctx: OracleContext, liked: bool) -> Iterator[str]:
+    product = str(ctx.instantiation["product"])
+    yield from product_reviews(ctx, product)
+    details = [cells[6] for cells in review_rows(ctx, product) if (int(cells[7]) >= 4 if liked else int(cells[7]) <= 2)]
+    yield ctx.exit(" ".join(details) or "N/A")
+
+
+def solve_dislikes(ctx: OracleContext) -> Iterator[str]:
+    yield from _solve_opinions(ctx, liked=False)
+
+
+def solve_likes(ctx: OracleContext) -> Iterator[str]:
+    yield from _solve_opinions(ctx, liked=True)
+
+
+#: What intents ask about the unhappiest customer -> the customer form's field label.
+CUSTOMER_INFORMATION = {"email address": "Email", "phone number": "Phone Number", "ZIP code": "Zip/Postal Code"}
+
+
+def _unhappiest(conn: sqlite3.Connection):
+    i = 0
+    for product_id, name in _products(conn):
+        low = [row for row in _reviews_of(conn, product_id) if row[2] <= 2]
+        if not low or [row[2] for row in low].count(min(row[2] for row in low)) > 1:
+            continue  # nobody unhappy, or a tie for the unhappiest
+        customer_id = min(low, key=lambda row: row[2])[3]
+        information = list(CUSTOMER_INFORMATION)[i % 3]
+        i += 1
+        if i % 2:
+            continue
+        if customer_id is None:
+            yield {"information": information, "product": name}, string_match_eval(exact_match="N/A")
+            continue
+        column = {"email address": "email", "phone number": "phone", "ZIP code": "postcode"}[information]
+        value = conn.execute(f"SELECT {column} FROM customer WHERE id = ?", (customer_id,)).fetchone()[0]
+        yield {"information": information, "product": name}, string_match_eval(must_include=[value])
+
+
+def solve_unhappiest(ctx: OracleContext) -> Iterator[str]:
+    product = str(ctx.instantiation["product"])
+    yield from product_reviews(ctx, product)
+    rows = review_rows(ctx, product)
+    worst = min(rows, key=lambda cells: int(cells[7]))
+    yield ctx.click(f"Edit review {worst[1]}", tag="a", exact=True)
+    if "(guest)" in ctx.text():
+        yield ctx.exit("N/A")
+        return
+    yield ctx.click(worst[5], tag="a", exact=True)
+    label = CUSTOMER_INFORMATION[str(ctx.instantiation["information"])]
+    yield ctx.exit(ctx.field(label).attributes["value"])
+
+
 FAMILIES = [
     family("bestseller_rank", "What is the top-{{n}} best-selling product in {{period}}", "information",
            _bestsellers, solve_bestseller),
@@ -380,4 +490,11 @@ FAMILIES = [
            "information", _recent_items, solve_recent_items),
     family("monthly_successful_orders", "Presents the monthly count of successful orders {{period}} in MM:COUNT format",
            "information", _monthly_counts, solve_monthly_counts),
+    family("unhappy_customers", "Show me the name of the customers who have expressed dissatisfaction with {{product}}",
+           "information", _unhappy_customers, solve_unhappy_customers),
+    family("review_dislikes", "What are the key aspects that the customers don't like about {{product}}",
+           "information", _dislikes, solve_dislikes),
+    family("review_likes", "Tell me the reasons why customers like {{product}}", "information", _likes, solve_likes),
+    family("unhappiest_customer", "Show me the {{information}} of the customer who is the most unhappy with {{product}}",
+           "information", _unhappiest, solve_unhappiest),
 ]
