@@ -30,16 +30,15 @@ import tempfile
 import warnings
 from pathlib import Path
 
+import torch
+from transformers.utils import logging as transformers_logging
+
+from trainers.bc import train_bc
+from trainers.config import BCConfig, native_bf16_available
+from trainers.recipe import FINDINGS_FAMILIES, select_tasks
+from trainers.tiny import TinyModelSpec, build_tiny_model, demonstration_texts
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-import torch  # noqa: E402
-from transformers.utils import logging as transformers_logging  # noqa: E402
-
-from trainers.bc import train_bc  # noqa: E402
-from trainers.config import BCConfig, native_bf16_available  # noqa: E402
-from trainers.recipe import FINDINGS_FAMILIES, select_tasks  # noqa: E402
-from trainers.tiny import TinyModelSpec, build_tiny_model, demonstration_texts  # noqa: E402
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:

@@ -30,21 +30,16 @@ from __future__ import annotations
 import argparse
 import logging
 import statistics
-import sys
 import time
 from collections import defaultdict
-from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+from env_throughput import record_trajectories
 
-from env_throughput import record_trajectories  # noqa: E402
-
-from webarena_gym.actions import ActionName, parse_action  # noqa: E402
-from webarena_gym.env import WebArenaEnv  # noqa: E402
-from webarena_gym.observation import configure_observation_cache, observation_cache  # noqa: E402
-from webarena_gym.observation.cache import DEFAULT_CACHE_MB  # noqa: E402
+from webarena_gym.actions import ActionName, parse_action
+from webarena_gym.env import WebArenaEnv
+from webarena_gym.observation import configure_observation_cache, observation_cache
+from webarena_gym.observation.cache import DEFAULT_CACHE_MB
 
 PHASES = ("perform+settle", "navigation check", "snapshot (browser)", "simplify", "env + hops")
 

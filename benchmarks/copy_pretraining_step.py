@@ -20,23 +20,21 @@ from __future__ import annotations
 
 import argparse
 import random
-import sys
 import tempfile
 import time
 from pathlib import Path
 
+import torch
+
+from trainers.augment import entity_swaps
+from trainers.chat import context_texts
+from trainers.config import AgentArguments
+from trainers.induction import repeat_logits, repeated_spans, token_stream
+from trainers.policy import load_policy
+from trainers.recipe import FINDINGS_FAMILIES, agent_settings, build_tiny_policy, select_tasks
+from trainers.recipe import main_job_arguments as main_job_args
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-import torch  # noqa: E402
-
-from trainers.augment import entity_swaps  # noqa: E402
-from trainers.chat import context_texts  # noqa: E402
-from trainers.config import AgentArguments  # noqa: E402
-from trainers.induction import repeat_logits, repeated_spans, token_stream  # noqa: E402
-from trainers.policy import load_policy  # noqa: E402
-from trainers.recipe import FINDINGS_FAMILIES, agent_settings, build_tiny_policy, select_tasks  # noqa: E402
-from trainers.recipe import main_job_arguments as main_job_args  # noqa: E402
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:

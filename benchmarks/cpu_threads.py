@@ -23,19 +23,16 @@ import contextlib
 import sys
 import tempfile
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import torch
+from transformers.utils import logging as transformers_logging
 
-import torch  # noqa: E402
-from transformers.utils import logging as transformers_logging  # noqa: E402
-
-from trainers.cpu import spinning_processes  # noqa: E402
-from trainers.policy import load_policy  # noqa: E402
-from trainers.tiny import TinyModelSpec, build_tiny_model, demonstration_texts  # noqa: E402
-from webarena_gym.arguments import whole  # noqa: E402
-from webarena_gym.demos import record_oracle_demonstrations  # noqa: E402
-from webarena_gym.suites.embedded import family_task_ids  # noqa: E402
+from trainers.cpu import spinning_processes
+from trainers.policy import load_policy
+from trainers.tiny import TinyModelSpec, build_tiny_model, demonstration_texts
+from webarena_gym.arguments import whole
+from webarena_gym.demos import record_oracle_demonstrations
+from webarena_gym.suites.embedded import family_task_ids
 
 FAMILIES = ("map.missing_information", "map.zip_code", "shopping_admin.preview_theme")
 ROWS, LENGTH, NEW_TOKENS = 8, 256, 32

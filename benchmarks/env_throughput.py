@@ -17,15 +17,11 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from webarena_gym.env import WebArenaEnv  # noqa: E402
-from webarena_gym.oracle_runner import play  # noqa: E402
-from webarena_gym.suites.embedded import embedded_tasks, family_of  # noqa: E402
+from webarena_gym.env import WebArenaEnv
+from webarena_gym.oracle_runner import play
+from webarena_gym.suites.embedded import embedded_tasks, family_of
 
 
 def record_trajectories(count: int) -> list[tuple[int, list[str], list[str]]]:
@@ -65,7 +61,7 @@ def replay(backend: str, num_envs: int, trajectories) -> tuple[float, float]:
             stepping += time.perf_counter() - t0
         env.close()
         return steps / stepping, statistics.median(resets)
-    envs = webarena_gym.make_vec(num_envs, suite="embedded", backend=backend, max_steps=30)
+    envs = webarena_gym.make_vec(num_envs, workers=0, suite="embedded", backend=backend, max_steps=30)
     batches = [trajectories[(i * num_envs + k) % len(trajectories)] for i in range(len(trajectories)) for k in range(num_envs)]
     envs.reset(options={"task_ids": [t[0] for t in batches[:num_envs]]})
     resets, steps, stepping = [], 0, 0.0

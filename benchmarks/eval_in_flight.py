@@ -7,23 +7,20 @@ runner and the real ``openai`` client with 1 episode in flight (the baseline) an
 more, and the episodes per second are compared. The envs are the runner's vector env
 (``make_agent_envs``: worker processes, ``--env-workers``), started before the clock starts.
 
-Run: ``.venv/bin/python benchmarks/eval_in_flight.py [--tasks 48 --latency 0.2]``
+Run from the checkout's root (it reuses the tests' chat server): ``.venv/bin/python -m benchmarks.eval_in_flight [--tasks 48 --latency 0.2]``
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
 import tempfile
 import threading
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from tests.evaluation.chat_server import ChatServer, Reply  # noqa: E402
-from webarena_gym.evaluation import RunWriter, make_agent_envs, run_evaluation  # noqa: E402
-from webarena_gym.evaluation.chat_completions import ChatCompletionsPolicy  # noqa: E402
+from tests.evaluation.chat_server import ChatServer, Reply
+from webarena_gym.evaluation import RunWriter, make_agent_envs, run_evaluation
+from webarena_gym.evaluation.chat_completions import ChatCompletionsPolicy
 
 
 def slow_model(latency: float):

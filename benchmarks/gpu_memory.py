@@ -27,17 +27,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import torch  # noqa: E402
-from model_shapes import SHAPES, build_shaped_model, project_tokenizer  # noqa: E402
+import torch
+from model_shapes import SHAPES, build_shaped_model, project_tokenizer
 
 #: Contexts tried by the search, and groups: powers of two around the paper's point.
 CONTEXT_LADDER = (1024, 2048, 4096, 8192, 16384, 32768)

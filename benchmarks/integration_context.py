@@ -15,20 +15,15 @@ from __future__ import annotations
 
 import json
 import statistics
-import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+from env_throughput import record_trajectories
 
-from env_throughput import record_trajectories  # noqa: E402
-
-from webarena_gym.env import WebArenaEnv  # noqa: E402
-from webarena_gym.integrations.text_episode import TextEpisode  # noqa: E402
-from webarena_gym.integrations.tools import call_for_action  # noqa: E402
-from webarena_gym.integrations.trl import tool_schemas  # noqa: E402
-from webarena_gym.prompts import system_prompt, tool_system_prompt  # noqa: E402
-from webarena_gym.wrappers import CompressedHistory  # noqa: E402
+from webarena_gym.env import WebArenaEnv
+from webarena_gym.integrations.text_episode import TextEpisode
+from webarena_gym.integrations.tools import call_for_action
+from webarena_gym.integrations.trl import tool_schemas
+from webarena_gym.prompts import system_prompt, tool_system_prompt
+from webarena_gym.wrappers import CompressedHistory
 
 STEPS = 15
 

@@ -21,17 +21,14 @@ Run: ``.venv/bin/python benchmarks/observation_tokens.py``
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
 
-sys.path[:0] = [str(Path(__file__).resolve().parents[1]), str(Path(__file__).resolve().parent)]
+from timing import timed
 
-from timing import timed  # noqa: E402
-
-from webarena_gym.observation import parse_html, parse_html5, simplify_html, visibility  # noqa: E402
+from webarena_gym.observation import parse_html, parse_html5, simplify_html, visibility
 
 PAGES = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "real_markup"
 REPEATS = 20

@@ -20,16 +20,11 @@ from __future__ import annotations
 
 import argparse
 import logging
-import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from vector_throughput import oracle_scripts, replay
 
-from vector_throughput import oracle_scripts, replay  # noqa: E402
-
-import webarena_gym  # noqa: E402
-from webarena_gym.vector_workers import default_worker_count  # noqa: E402
+import webarena_gym
+from webarena_gym.vector_workers import default_worker_count
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:

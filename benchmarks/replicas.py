@@ -10,7 +10,7 @@ Baselines measured in the same run, side by side:
 - a recycle through a warm standby against a cold recreation of the replica,
 - a replica's own disk (its writable layer after a write) against the image it shares.
 
-Run: ``.venv/bin/python benchmarks/replicas.py [--replicas 3] [--recycles 3] [--leases 200]``
+Run from the checkout's root (it reuses the tests' stand-in image): ``.venv/bin/python -m benchmarks.replicas [--replicas 3] [--recycles 3] [--leases 200]``
 (starts dockerd with scripts/ensure_dockerd.sh when none answers).
 """
 
@@ -19,23 +19,20 @@ from __future__ import annotations
 import argparse
 import statistics
 import subprocess
-import sys
 import time
 import urllib.request
 from pathlib import Path
 
+from benchmarks.timing import timed
+from tests.docker.docker_standin import free_port, import_standin, standin_site
+from webarena_gym.backends.site_leases import LeaseClient
+from webarena_gym.docker_sites import Deployment, connect, down
+from webarena_gym.docker_sites.containers import configured_image
+from webarena_gym.docker_sites.lease_service import docker_lease_service
+from webarena_gym.docker_sites.replicas import recycle, replica_deployment, replicas_down, replicas_up
+from webarena_gym.errors import DockerError
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT), str(Path(__file__).resolve().parent)]
-
-from timing import timed  # noqa: E402
-
-from tests.docker.docker_standin import free_port, import_standin, standin_site  # noqa: E402
-from webarena_gym.backends.site_leases import LeaseClient  # noqa: E402
-from webarena_gym.docker_sites import Deployment, connect, down  # noqa: E402
-from webarena_gym.docker_sites.containers import configured_image  # noqa: E402
-from webarena_gym.docker_sites.lease_service import docker_lease_service  # noqa: E402
-from webarena_gym.docker_sites.replicas import recycle, replica_deployment, replicas_down, replicas_up  # noqa: E402
-from webarena_gym.errors import DockerError  # noqa: E402
 
 
 def engine():

@@ -26,17 +26,14 @@ import tempfile
 import warnings
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+import datasets
+from transformers.utils import logging as transformers_logging
 
-import datasets  # noqa: E402
-from transformers.utils import logging as transformers_logging  # noqa: E402
-
-from trainers.bc import train_bc  # noqa: E402
-from trainers.chat import demonstration_rows, prompt_ids, text_ids  # noqa: E402
-from trainers.config import AgentArguments, BCConfig  # noqa: E402
-from trainers.policy import load_tokenizer  # noqa: E402
-from trainers.recipe import (  # noqa: E402
+from trainers.bc import train_bc
+from trainers.chat import demonstration_rows, prompt_ids, text_ids
+from trainers.config import AgentArguments, BCConfig
+from trainers.policy import load_tokenizer
+from trainers.recipe import (
     FINDINGS_FAMILIES,
     MODEL_SIZES,
     agent_settings,
@@ -44,9 +41,11 @@ from trainers.recipe import (  # noqa: E402
     select_tasks,
     split_demonstrations,
 )
-from trainers.tiny import TinyModelSpec, build_tiny_model, demonstration_texts  # noqa: E402
-from webarena_gym.demos import read_demonstrations  # noqa: E402
-from webarena_gym.prompts import system_prompt  # noqa: E402
+from trainers.tiny import TinyModelSpec, build_tiny_model, demonstration_texts
+from webarena_gym.demos import read_demonstrations
+from webarena_gym.prompts import system_prompt
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:

@@ -16,22 +16,18 @@ Run: ``.venv/bin/python benchmarks/trainer_rollouts.py [--episodes 32]``
 from __future__ import annotations
 
 import argparse
-import sys
 import tempfile
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from transformers import set_seed
 
-from transformers import set_seed  # noqa: E402
-
-from trainers.config import AgentArguments  # noqa: E402
-from trainers.layouts import trajectory_rows, turn_rows  # noqa: E402
-from trainers.policy import Sampler, load_policy  # noqa: E402
-from trainers.rollout import collect_rollouts, make_rollout_envs  # noqa: E402
-from trainers.tiny import build_tiny_model, demonstration_texts  # noqa: E402
-from webarena_gym.demos import record_oracle_demonstrations  # noqa: E402
-from webarena_gym.suites.embedded import family_task_ids  # noqa: E402
+from trainers.config import AgentArguments
+from trainers.layouts import trajectory_rows, turn_rows
+from trainers.policy import Sampler, load_policy
+from trainers.rollout import collect_rollouts, make_rollout_envs
+from trainers.tiny import build_tiny_model, demonstration_texts
+from webarena_gym.demos import record_oracle_demonstrations
+from webarena_gym.suites.embedded import family_task_ids
 
 FAMILIES = ("map.missing_information", "map.zip_code", "shopping_admin.preview_theme")
 

@@ -38,19 +38,16 @@ import threading
 import warnings
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+import torch
+from transformers.trainer_callback import PrinterCallback
+from transformers.utils import logging as transformers_logging
 
-import torch  # noqa: E402
-from transformers.trainer_callback import PrinterCallback  # noqa: E402
-from transformers.utils import logging as transformers_logging  # noqa: E402
-
-from trainers.agent_record import recorded_agent_settings  # noqa: E402
-from trainers.config import MultiTurnGRPOConfig, native_bf16_available  # noqa: E402
-from trainers.grpo import MultiTurnGRPOTrainer  # noqa: E402
-from trainers.tiny import TinyModelSpec, build_tiny_model, demonstration_texts, train_tokenizer  # noqa: E402
-from webarena_gym.demos import record_oracle_demonstrations  # noqa: E402
-from webarena_gym.suites.embedded import family_task_ids  # noqa: E402
+from trainers.agent_record import recorded_agent_settings
+from trainers.config import MultiTurnGRPOConfig, native_bf16_available
+from trainers.grpo import MultiTurnGRPOTrainer
+from trainers.tiny import TinyModelSpec, build_tiny_model, demonstration_texts, train_tokenizer
+from webarena_gym.demos import record_oracle_demonstrations
+from webarena_gym.suites.embedded import family_task_ids
 
 FAMILIES = ("map.missing_information", "map.zip_code", "shopping_admin.preview_theme")
 DEFAULT_OBSERVATION_CHARS = 3000

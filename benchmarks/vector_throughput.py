@@ -20,19 +20,16 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 import tempfile
 import time
 import warnings
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-import webarena_gym  # noqa: E402
-from webarena_gym.env import WebArenaEnv  # noqa: E402
-from webarena_gym.oracle_runner import play  # noqa: E402
-from webarena_gym.suites.embedded import embedded_tasks, family_of  # noqa: E402
-from webarena_gym.vector_workers import default_worker_count  # noqa: E402
+import webarena_gym
+from webarena_gym.env import WebArenaEnv
+from webarena_gym.oracle_runner import play
+from webarena_gym.suites.embedded import embedded_tasks, family_of
+from webarena_gym.vector_workers import default_worker_count
 
 
 def oracle_scripts(count: int) -> list[tuple[int, list[str]]]:
@@ -98,7 +95,7 @@ def measure_envs(args: argparse.Namespace, scripts) -> list[float]:
     worker_peaks: list[float] = []
     for size in args.sizes:
         common = dict(suite="embedded", backend="direct", max_steps=args.rounds + 1)
-        threads = webarena_gym.make_vec(size, **common)
+        threads = webarena_gym.make_vec(size, workers=0, **common)
         try:
             thread_rate, thread_cores = replay(threads, scripts, args.rounds, [os.getpid()])
         finally:

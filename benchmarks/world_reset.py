@@ -10,15 +10,11 @@ Run: ``.venv/bin/python benchmarks/world_reset.py``
 from __future__ import annotations
 
 import sqlite3
-import sys
-from pathlib import Path
 
-sys.path[:0] = [str(Path(__file__).resolve().parents[1]), str(Path(__file__).resolve().parent)]
+from timing import timed
 
-from timing import timed  # noqa: E402
-
-from webarena_gym.sites import World, data_sites, get_site  # noqa: E402
-from webarena_gym.sites.world import cache_dir, pristine_database  # noqa: E402
+from webarena_gym.sites import World, data_sites, get_site
+from webarena_gym.sites.world import cache_dir, pristine_database
 
 DATA_SITES = data_sites()
 

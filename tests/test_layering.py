@@ -194,3 +194,21 @@ def test_a_site_is_one_layer_and_its_families_register_nothing_on_import():
     assert layer_of("webarena_gym.sites") < layer_of("webarena_gym.evaluators") < layer_of("webarena_gym.suites")
     assert not any(t.startswith("webarena_gym.evaluators") for m in families for t in graph[m])
     assert "webarena_gym.evaluators.functions" in graph["webarena_gym.suites.embedded"]
+
+
+def test_no_file_imports_from_examples_or_edits_sys_path():
+    """The recipe lives in ``trainers.recipe``: the scripts in ``examples/`` and ``benchmarks/`` import the
+    installed packages (and, from the checkout's root with ``python -m``, the tests' helpers), never through a
+    ``sys.path`` edit, and nothing imports a module of ``examples/``."""
+    offenders = []
+    for folder in ("webarena_gym", "trainers", "examples", "benchmarks", "scripts"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            for node in ast.walk(tree):
+                target = node.func if isinstance(node, ast.Call) else node.targets[0] if isinstance(node, ast.Assign) else None
+                edited = isinstance(target, ast.Attribute) and ast.unparse(target).startswith("sys.path")
+                edited |= isinstance(target, ast.Subscript) and ast.unparse(target.value) == "sys.path"
+                imported = isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "examples"
+                if edited or imported:
+                    offenders.append(f"{path.relative_to(ROOT)}:{node.lineno}: {ast.unparse(node)[:80]}")
+    assert offenders == []

@@ -6,8 +6,10 @@ from __future__ import annotations
 import dataclasses
 import json
 
+import gymnasium as gym
 import pytest
 
+import webarena_gym
 from webarena_gym.env import WebArenaEnv
 from webarena_gym.errors import ConfigurationError
 from webarena_gym.settings import AgentSettings
@@ -76,7 +78,7 @@ def test_the_eval_command_takes_the_new_flag_and_warns_on_the_former_one():
         assert parser.parse_args(["eval", "--model", "m", "--max-observation-chars", "900"]).max_observation_chars == 900
 
 
-def test_workers_none_means_one_rule_for_the_evaluation_and_the_trainer_envs(monkeypatch):
+def test_workers_none_means_one_rule_for_make_vec_the_evaluation_and_the_trainer_envs(monkeypatch):
     from trainers.config import AgentArguments
     from trainers.rollout import make_rollout_envs
     from webarena_gym.evaluation import make_agent_envs
@@ -94,7 +96,9 @@ def test_workers_none_means_one_rule_for_the_evaluation_and_the_trainer_envs(mon
     assert default_workers(8, suite="embedded") == (1 if cores > 1 else 0)
     monkeypatch.delenv("LOCAL_WORLD_SIZE")
     agent = AgentArguments(split="train", max_turns=2)
-    for made in (make_agent_envs(2, suite="embedded", split="train", max_steps=2), make_rollout_envs(agent, 2)):
+    for made in (webarena_gym.make_vec(2, suite="embedded", max_steps=2),
+                 gym.make_vec("WebArenaLite-v0", num_envs=2, suite="embedded", max_steps=2),
+                 make_agent_envs(2, suite="embedded", split="train", max_steps=2), make_rollout_envs(agent, 2)):
         try:
             if expected:
                 assert isinstance(made, ProcessVectorEnv) and made.workers == expected

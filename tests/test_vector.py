@@ -18,7 +18,7 @@ def reddit_task():
 
 
 def test_group_mode_runs_one_task_in_separate_worlds():
-    envs = webarena_gym.make_vec(3, group=True, suite="embedded", max_steps=2)
+    envs = webarena_gym.make_vec(3, workers=0, group=True, suite="embedded", max_steps=2)
     try:
         _, infos = envs.reset(seed=0)
         assert len(set(infos["task_id"])) == 1
@@ -52,7 +52,7 @@ def test_gym_make_vec_builds_this_packages_vector_env_and_still_gymnasiums_on_re
     from webarena_gym.errors import ConfigurationError
     from webarena_gym.vector import WebArenaVectorEnv
 
-    envs = gym.make_vec("WebArenaLiteEmbedded-v0", num_envs=3, group=True, max_steps=2)
+    envs = gym.make_vec("WebArenaLiteEmbedded-v0", num_envs=3, workers=0, group=True, max_steps=2)
     try:
         assert isinstance(envs, WebArenaVectorEnv) and envs.spec.id == "WebArenaLiteEmbedded-v0"
         _, infos = envs.reset(seed=1)

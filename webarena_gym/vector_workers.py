@@ -307,8 +307,8 @@ def _worker_exception(worker: int, error: Any, *, pid: int) -> BaseException:
 def default_workers(num_envs: int, *, suite: str | None = None, backend: str | None = None,
                     make_env: Callable[[], gym.Env] | None = None,
                     wrap: Callable[[gym.Env], gym.Env] | None = None) -> int:
-    """What ``workers=None`` means for the agent's envs: evaluation's (``webarena-gym eval``, ``evaluate_model``) and
-    the trainer's rollouts, one rule for both.
+    """What ``workers=None`` means, one rule for every vector env: :func:`make_vec`'s, evaluation's
+    (``webarena-gym eval``, ``evaluate_model``) and the trainer's rollouts.
 
     Worker processes for the direct backend whenever there are two or more envs and more than one
     core: one per core this process may use, shared among the training processes of this machine
@@ -336,16 +336,18 @@ EXECUTORS = ("thread", "process", "ray")
 def make_vec(num_envs: int, *, workers: int | None = None, executor: str | None = None, **kwargs):
     """A vector env of ``num_envs`` WebArena envs stepped concurrently, behind one vector API.
 
-    Without ``workers`` (or with ``workers=0``), the envs stay in this process and step on a
-    thread pool (:class:`webarena_gym.vector.WebArenaVectorEnv`, whose ``envs`` are reachable
-    directly); with ``workers=N``, they live in N worker processes, each hosting a slice of
-    them (:class:`webarena_gym.vector_workers.ProcessVectorEnv`, which adds ``start_method``).
-    Both take ``group``, ``wrap``, ``make_env``, ``autoreset_mode`` and the env's keyword arguments.
-    (The agent's envs, :func:`webarena_gym.evaluation.make_agent_envs` and the trainer's, choose
-    with :func:`default_workers` instead.)
-    ``executor="ray"`` hosts them in ``workers`` Ray actors across a cluster instead
-    (:class:`webarena_gym.vector_ray.RayVectorEnv`, which adds ``ray_address``, ``ray_num_cpus``,
-    ``ray_resources`` and ``worker_timeout_s``; Ray is the ``ray`` extra).
+    ``workers`` means the same here as everywhere (evaluation, the trainer's rollouts):
+    ``workers=0`` keeps the envs in this process, stepped on a thread pool
+    (:class:`webarena_gym.vector.WebArenaVectorEnv`, whose ``envs`` are reachable directly);
+    ``workers=N`` puts them in N worker processes, each hosting a slice of them
+    (:class:`webarena_gym.vector_workers.ProcessVectorEnv`, which adds ``start_method``);
+    ``workers=None`` lets :func:`default_workers` choose between the two (processes for two or
+    more direct-backend envs on a machine with more than one core). Both take ``group``,
+    ``wrap``, ``make_env``, ``autoreset_mode`` and the env's keyword arguments.
+    ``executor="thread"`` or ``"process"`` forces the host; ``executor="ray"`` hosts the envs in
+    ``workers`` Ray actors across a cluster instead (:class:`webarena_gym.vector_ray.RayVectorEnv`,
+    which adds ``ray_address``, ``ray_num_cpus``, ``ray_resources`` and ``worker_timeout_s``;
+    Ray is the ``ray`` extra).
     """
     if executor not in (None, *EXECUTORS):
         raise ConfigurationError(f"executor must be one of {EXECUTORS} (or None), got {executor!r}.")
@@ -355,6 +357,9 @@ def make_vec(num_envs: int, *, workers: int | None = None, executor: str | None 
         return RayVectorEnv(num_envs, workers=workers or None, **kwargs)  # 0 (no processes) means the default here
     if executor == "thread" and workers:
         raise ConfigurationError(f"executor='thread' keeps the envs in this process: drop workers={workers!r}.")
-    if executor == "thread" or (executor is None and (workers is None or (type(workers) is int and workers == 0))):
+    if executor is None and workers is None:
+        workers = default_workers(num_envs, suite=kwargs.get("suite"), backend=kwargs.get("backend"),
+                                  make_env=kwargs.get("make_env"), wrap=kwargs.get("wrap"))
+    if executor == "thread" or (executor is None and type(workers) is int and workers == 0):
         return WebArenaVectorEnv(num_envs, **kwargs)
     return ProcessVectorEnv(num_envs, workers=workers, **kwargs)  # it validates ``workers``

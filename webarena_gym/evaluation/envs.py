@@ -31,13 +31,10 @@ def make_agent_envs(num_envs: int, *, workers: int | None = None, thinking: bool
 
     >>> envs = make_agent_envs(8, suite="embedded", split="test", max_steps=30)  # doctest: +SKIP
     """
-    from ..vector_workers import default_workers, make_vec
+    from ..vector_workers import make_vec
 
     wrap = functools.partial(CompressedHistory, thinking=thinking, keep_last=keep_last,
                              task_after_page=task_after_page)
-    if workers is None and env_kwargs.get("executor") in (None, "process"):  # (Ray and threads choose their own)
-        workers = default_workers(num_envs, suite=env_kwargs.get("suite"), backend=env_kwargs.get("backend"),
-                                  make_env=env_kwargs.get("make_env"), wrap=wrap)
     return make_vec(num_envs, workers=workers, wrap=wrap, autoreset_mode=AutoresetMode.DISABLED, **env_kwargs)
 
 
