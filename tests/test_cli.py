@@ -65,7 +65,7 @@ def test_serve_answers_http_on_ephemeral_ports():
             if line.strip() and not line.startswith("Serving"):
                 name, url = line.split()
                 urls[name] = url
-        assert set(urls) == {"shopping", "shopping_admin", "reddit", "gitlab", "map", "homepage"}
+        assert set(urls) == {"shopping", "shopping_admin", "reddit", "gitlab", "map", "wikipedia", "homepage"}
         page = urllib.request.urlopen(urls["reddit"] + "/forums", timeout=10).read().decode()
         assert "<title>" in page and "Forums" in page
         assert urls["shopping_admin"].endswith("/admin")

@@ -46,7 +46,7 @@ SITES: dict[str, Site] = {
     "reddit": Site(9999),
     "gitlab": Site(8023),
     "map": Site(3000),
-    "wikipedia": Site(8888, embedded=False),
+    "wikipedia": Site(8888),
     "homepage": Site(4399),
 }
 

@@ -76,7 +76,7 @@ def data_sites() -> tuple[str, ...]:
     """The embedded sites whose data lives in a database (those with a ``build_database``; the homepage is static).
 
     >>> data_sites()
-    ('shopping', 'shopping_admin', 'reddit', 'gitlab', 'map')
+    ('shopping', 'shopping_admin', 'reddit', 'gitlab', 'map', 'wikipedia')
     """
     return tuple(name for name in SITE_MODULES if get_site(name).build_database is not None)
 
