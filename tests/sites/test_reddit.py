@@ -158,14 +158,20 @@ def test_votes_toggle_and_switch(forum):
     before = points(html(forum.get(path)))[0]
     forum.post("/sv/" + path.split("/")[3], data={"choice": "1", "next": path})
     doc = html(forum.get(path))
-    assert texts(doc, ".submission__vote .vote__up") == ["Upvoted"] and points(doc)[0] == before + 1
-    assert doc.cssselect(".submission__vote.vote--user-upvoted")
+    assert texts(doc, ".submission__vote button") == ["", ""], "vote buttons are icons named by aria-label"
+    assert doc.cssselect(".submission__vote .vote__up")[0].get("title") == "Retract upvote"
+    assert points(doc)[0] == before + 1
+    assert doc.cssselect("div.submission__vote form")[0].get("class") == "vote vote--user-upvoted"
     forum.post("/sv/" + path.split("/")[3], data={"choice": "-1", "next": path})
     doc = html(forum.get(path))
-    assert texts(doc, ".submission__vote .vote__down") == ["Downvoted"] and points(doc)[0] == before - 1
+    assert doc.cssselect(".submission__vote .vote__down")[0].get("title") == "Retract downvote"
+    assert points(doc)[0] == before - 1
+    assert doc.cssselect("div.submission__vote form")[0].get("class") == "vote vote--user-downvoted"
     forum.post("/sv/" + path.split("/")[3], data={"choice": "-1", "next": path})
     doc = html(forum.get(path))
-    assert texts(doc, ".submission__vote button") == ["Upvote", "Downvote"] and points(doc)[0] == before
+    assert [b.get("aria-label") for b in doc.cssselect(".submission__vote button")] == ["Upvote", "Downvote"]
+    assert [b.get("title") for b in doc.cssselect(".submission__vote button")] == ["Upvote", "Downvote"]
+    assert points(doc)[0] == before and doc.cssselect("div.submission__vote form")[0].get("class") == "vote"
 
 
 def test_comment_votes(forum):

@@ -24,6 +24,9 @@ SEED = 9999
 DEFAULT_USER = ("MarvelsGrantMan136", "test1234")
 N_USERS = 80
 DEFAULT_USER_POSTS = 14
+#: Link posts without a body that the default account also shared (a separate random stream, so the
+#: rest of the seed stays as it was).
+DEFAULT_USER_LINK_POSTS = 12
 DEFAULT_USER_COMMENTS = 30
 DATA_START = dt.datetime(2022, 1, 1)
 DATA_END = dt.datetime(2023, 5, 31, 23, 0)
@@ -173,6 +176,9 @@ def _seed_submissions(conn: sqlite3.Connection, rng: random.Random, users: list[
             })
     text_posts = [p for p in posts if not p["url"]]
     for post in rng.sample(text_posts, DEFAULT_USER_POSTS):
+        post["user_id"] = default_uid
+    bare_links = [p for p in posts if p["url"] and not p["body"]]
+    for post in random.Random(SEED + 1).sample(bare_links, DEFAULT_USER_LINK_POSTS):
         post["user_id"] = default_uid
     posts.sort(key=lambda p: p["created"])
     for post in posts:

@@ -64,6 +64,7 @@ def _post_errors(form: dict) -> list[str]:
 
 
 @bp.get("/f/<forum_name>/<int:submission_id>")
+@bp.get("/f/<forum_name>/<int:submission_id>/")  # the form WebArena's reddit_get_post_url gives
 @bp.get("/f/<forum_name>/<int:submission_id>/<slug>")
 def submission(forum_name: str, submission_id: int, slug: str | None = None):
     post = _submission_in(forum_name, submission_id)

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ....tasks.families import TaskFamily
-from . import common, content, information
+from . import common, content, information, posting, voting
 
-FAMILIES: list[TaskFamily] = information.FAMILIES + content.FAMILIES
+FAMILIES: list[TaskFamily] = information.FAMILIES + content.FAMILIES + voting.FAMILIES + posting.FAMILIES
 
 #: The ``func:`` helpers this site's task data names, by name (the embedded suite registers them with the
 #: evaluators when it loads).

@@ -76,14 +76,33 @@ def open_forum(ctx: OracleContext, forum: str, sort: str | None = None) -> Itera
         yield ctx.click(SORTS[sort][0], tag="a", exact=True)
 
 
+#: One post of a listing as the observation shows it: title, author, forum (absent on a forum's own page),
+#: comment count, upvote button, score, downvote button.
+LISTING_ROW = re.compile(
+    r'<h2><a id="(?P<title>\d+)">[^\n]*?</h2>\s*<p>Submitted by <a id="(?P<author>\d+)">[^<]*</a>'
+    r'(?: in <a id="(?P<forum>\d+)">[^<]*</a>)?[^\n]*</p>\s*<p><a id="\d+">(?P<comments>\d+) comments?</a></p>'
+    r'.*?<button id="(?P<up>\d+)"[^>]*aria-label="Upvote"></button> (?P<score>-?\d+) points? '
+    r'<button id="(?P<down>\d+)"',
+    re.S,
+)
+
+
 def listing(ctx: OracleContext) -> list[dict[str, Any]]:
-    """The posts of a listing page: title and author elements, comment count, score."""
-    text = ctx.page.text
-    titles = [ctx.page.element(int(i)) for i in re.findall(r'<h2><a id="(\d+)">', text)]
-    authors = [ctx.page.element(int(i)) for i in re.findall(r'Submitted by <a id="(\d+)">', text)]
-    comments = [int(n) for n in re.findall(r">(\d+) comments?</a>", text)]
-    scores = [int(n) for n in re.findall(r"^(-?\d+) points?$", text, re.M)]
-    return [{"title": t, "author": a, "comments": c, "score": s} for t, a, c, s in zip(titles, authors, comments, scores, strict=True)]
+    """The posts of a listing page: title, author and forum elements, vote buttons, comment count, score."""
+    rows = []
+    for match in LISTING_ROW.finditer(ctx.page.text):
+        element = {key: ctx.page.element(int(match[key])) if match[key] else None
+                   for key in ("title", "author", "forum", "up", "down")}
+        rows.append(element | {"comments": int(match["comments"]), "score": int(match["score"])})
+    return rows
+
+
+def open_user_of(ctx: OracleContext, forum: str, user: str) -> Iterator[str]:
+    """Front page -> the forum's newest posts, page by page until ``user`` shows -> their profile."""
+    yield from open_forum(ctx, forum, "new")
+    while not ctx.find_all(user, tag="a", exact=True):
+        yield ctx.click("Next page", tag="a", exact=True)
+    yield ctx.click(user, tag="a", exact=True)
 
 
 def open_post(ctx: OracleContext, title: str) -> Iterator[str]:

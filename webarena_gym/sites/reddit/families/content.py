@@ -12,15 +12,16 @@ from .common import (
     family,
     listing,
     open_forum,
+    open_post,
     post_url,
     subscribed_forums,
     unique_first,
     voted_by_user,
 )
+from .voting import vote_target
 
 # -- content changes (program_html) ------------------------------------------------------
 
-VOTE_LOCATOR = "document.querySelector('.submission__vote').outerText"
 BIO_PHRASES = ("Big fan of {a} and {b}.", "Here mostly for {a}; sometimes {b}.", "{a} by day, {b} by night.")
 
 
@@ -47,8 +48,7 @@ def _vote_post(conn):
         action, which, sort = ("Upvote", "newest", "new") if i % 2 == 0 else ("Downvote", "top", "top")
         post = unique_first(forum_posts(conn, fid, sort), 3) if sort == "top" else forum_posts(conn, fid, sort)[0]
         if post and post[0] not in voted:
-            yield {"action": action, "which": which, "forum": forum}, program_html_eval(
-                (post_url(post), VOTE_LOCATOR, {"must_include": [action + "d"]}))
+            yield {"action": action, "which": which, "forum": forum}, program_html_eval(vote_target(post, action))
 
 
 def _solve_vote_post(ctx):
@@ -157,6 +157,73 @@ def _solve_subscribe_from_thread(ctx):
     yield ctx.exit("Done")
 
 
+def _subscribe_trending(conn):
+    already = subscribed_forums(conn)
+    for _fid, forum, *_ in forum_summaries(conn):
+        if forum not in already:
+            yield {"subreddit": forum}, program_html_eval(
+                (f"{REDDIT}/", 'document.querySelector("#sidebar > section").outerText', {"must_include": [forum]}),
+                reference_url=f"{REDDIT}/f/{forum}", note="GOLD in PRED")
+
+
+def _solve_subscribe_trending(ctx):
+    yield from open_forum(ctx, ctx.instantiation["subreddit"], "hot")
+    yield ctx.click_element(listing(ctx)[0]["title"])
+    yield ctx.click("Subscribe", tag="button", exact=True)
+    yield ctx.exit("Done")
+
+
+COMMENTS = ("Interesting read, thanks for sharing.", "???", "Does anyone have a source for this?",
+            "Bookmarking this one.", "This deserves more attention.", "Well said.", "I learned something today.",
+            "Can't wait to see where this goes.", "Great post!", "Following this thread.", "Totally agree.",
+            "Not convinced, to be honest.")
+
+
+def _reply_to_post(conn):
+    rows = conn.execute(
+        "SELECT s.id, s.title, f.name FROM submissions s JOIN forums f ON f.id = s.forum_id JOIN users u"
+        " ON u.id = s.user_id WHERE u.username != ? AND NOT EXISTS"
+        " (SELECT 1 FROM comments c WHERE c.submission_id = s.id) AND s.id % 7 = 3 ORDER BY s.id", (USER,),
+    ).fetchall()
+    for (sid, title, forum), content in zip(rows, COMMENTS, strict=False):
+        url = REDDIT + post_path(forum, sid, title)
+        yield ({"position_description": "the post", "content_description": content},
+               program_html_eval(("last", "document.querySelector('.comment__body').outerText", {"exact_match": content}),
+                                 reference_url=url, note="GOLD in PRED"),
+               url)
+
+
+def _solve_reply_to_post(ctx):
+    yield ctx.type("Comment", ctx.instantiation["content_description"])
+    yield ctx.click("Post comment", tag="button", exact=True)
+    yield ctx.exit("Done")
+
+
+LINES = ("Every read makes me think again.", "Update: the story has moved on since.", "Still relevant a year later.",
+         "Worth reading to the end.", "Thanks to everyone who commented.", "A follow-up is coming soon.",
+         "Shared it with my friends too.", "This changed how I see the topic.", "Edit: fixed the link.",
+         "I keep coming back to this one.", "Source checked twice.", "More thoughts in the comments.")
+
+
+def _edit_post_line(conn):
+    rows = conn.execute(
+        "SELECT s.id, s.title, f.name FROM submissions s JOIN forums f ON f.id = s.forum_id JOIN users u"
+        " ON u.id = s.user_id WHERE u.username = ? AND s.body = '' ORDER BY s.id", (USER,),
+    ).fetchall()
+    for (sid, title, forum), line in zip(rows, LINES, strict=False):
+        yield {"post": title, "content": line}, program_html_eval(
+            (REDDIT + post_path(forum, sid, title), "document.querySelector('.submission__body').outerText",
+             {"exact_match": line}))
+
+
+def _solve_edit_post_line(ctx):
+    yield from open_post(ctx, ctx.instantiation["post"])
+    yield ctx.click("Edit", tag="a", exact=True)
+    yield ctx.type("Body", ctx.instantiation["content"])
+    yield ctx.click("Save", tag="button", exact=True)
+    yield ctx.exit("Done")
+
+
 FAMILIES: list[TaskFamily] = [
     family("edit_bio", 'Change my reddit bio to "{{content}}"',
            "content", _edit_bio, _solve_edit_bio),
@@ -172,4 +239,10 @@ FAMILIES: list[TaskFamily] = [
     family("subscribe_from_thread", "Open the thread of the top post of all time in the {{forum}} forum"
            " and subscribe to the forum",
            "content", _subscribe_from_thread, _solve_subscribe_from_thread),
+    family("subscribe_trending", 'Open the thread of a trending post on the forum "{{subreddit}}" and subscribe.',
+           "content", _subscribe_trending, _solve_subscribe_trending),
+    family("reply_to_post", 'Reply to {{position_description}} with my comment "{{content_description}}"',
+           "content", _reply_to_post, _solve_reply_to_post),
+    family("edit_post_line", 'Edit my post on {{post}} by adding a line to the body that says "{{content}}"',
+           "content", _edit_post_line, _solve_edit_post_line),
 ]
