@@ -26,16 +26,13 @@ import json
 import logging
 import re
 import statistics
-import sys
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from tqdm import tqdm
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from webarena_gym.observation import parse_html, parse_html5, simplify_document  # noqa: E402
+from webarena_gym.observation import parse_html, parse_html5, simplify_document
 
 logger = logging.getLogger(__name__)
 
@@ -608,8 +605,8 @@ def format_report(rows: list[Row], summary: dict) -> str:
     return "\n".join(lines)
 
 
-def run(targets: dict | None = None) -> tuple[list[Row], dict]:
-    """Measure every page type on a fresh world; returns the rows and their summary."""
+def run(targets: dict | None = None, page_types: tuple[PageType, ...] = PAGE_TYPES) -> tuple[list[Row], dict]:
+    """Measure the page types on a fresh world; returns the rows and their summary."""
     from webarena_gym.backends.direct import DirectBackend
     from webarena_gym.sites.world import World
 
@@ -618,7 +615,7 @@ def run(targets: dict | None = None) -> tuple[list[Row], dict]:
     backend = DirectBackend(world)
     rows = []
     try:
-        for page_type in tqdm(PAGE_TYPES, desc="embedded pages"):
+        for page_type in tqdm(page_types, desc="embedded pages"):
             row = Row(page_type.key, page_type.site, page_type.title, real=real_figures(targets, page_type.key))
             try:
                 row.url, row.embedded = measure_embedded(page_type, backend)

@@ -20,10 +20,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from webarena_gym.suites.embedded import all_families  # noqa: E402
-from webarena_gym.suites.official import official_data_path  # noqa: E402
+from webarena_gym.suites.embedded import all_families
+from webarena_gym.suites.official import official_data_path
 
 #: Share of Lite test templates the embedded suite should cover (issue #81).
 TARGET_SHARE = 0.60
