@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING, Any
 
 from ....sites.shopping_admin.names import CARRIERS, CITIES, STREETS
 from ....tasks.families import program_html_eval
-from .common import ADMIN, SITE, family, filter_orders, menu, open_order
+from .common import ADMIN, SITE, family, filter_orders, menu, open_order, table_rows
+from .information import product_reviews, review_rows
 
 if TYPE_CHECKING:
     from ....tasks.oracle import OracleContext
@@ -287,6 +288,59 @@ def solve_new_address(ctx: OracleContext) -> Iterator[str]:
     yield ctx.exit("Done")
 
 
+# -- put a brand's shirts on sale ---------------------------------------------------------------------------------
+
+
+def _brand_shirts(conn: sqlite3.Connection):
+    brands: dict[str, list[tuple[int, int]]] = {}
+    for product_id, name, on_sale in conn.execute("SELECT id, name, on_sale FROM product WHERE category = 'Tees' "
+                                                  "ORDER BY name"):
+        brands.setdefault(name.split()[0], []).append((product_id, on_sale))
+    candidates = [(brand, tees) for brand, tees in sorted(brands.items()) if not all(sale for _, sale in tees)]
+    for brand, tees in candidates[::2]:
+        yield {"brand": brand}, program_html_eval(
+            *((product_url(product_id), field_value("product[sale]"), {"exact_match": "1"}) for product_id, _ in tees))
+
+
+def solve_brand_shirts(ctx: OracleContext) -> Iterator[str]:
+    brand = str(ctx.instantiation["brand"])
+    yield menu(ctx, "Products")
+    yield ctx.type("Search by keyword", brand)
+    yield ctx.select("Category", "Tees")
+    yield ctx.click("Apply Filters", tag="button")
+    shirts = [cells[1] for cells in table_rows(ctx)
+              if len(cells) == 9 and cells[2] == "Tees" and cells[1].split()[0] == brand]
+    for name in shirts:
+        yield from open_product(ctx, name)
+        yield ctx.select("On Sale", "Yes")
+        yield ctx.click("Save", tag="button", exact=True)
+    yield ctx.exit("Done")
+
+
+# -- quote positive reviews in a product's description ---------------------------------------------------------------
+
+
+def _quoted_reviews(conn: sqlite3.Connection):
+    rows = conn.execute("SELECT p.id, p.name, group_concat(r.detail, '\n') FROM product p JOIN review r "
+                        "ON r.product_id = p.id AND r.rating >= 4 GROUP BY p.id HAVING COUNT(*) <= 3 "
+                        "ORDER BY p.id").fetchall()
+    for product_id, name, details in rows[::8]:
+        yield {"product": name}, program_html_eval(
+            (product_url(product_id), field_value("product[description]"), {"must_include": details.split("\n")}))
+
+
+def solve_quoted_reviews(ctx: OracleContext) -> Iterator[str]:
+    product = str(ctx.instantiation["product"])
+    yield from product_reviews(ctx, product)
+    quotes = [cells[6] for cells in review_rows(ctx, product) if int(cells[7]) >= 4]
+    yield from open_product(ctx, product)
+    description = ctx.field("Description").text
+    praise = " ".join(f'"{quote}"' for quote in quotes)
+    yield ctx.type("Description", f"{description} What our customers say: {praise}".strip())
+    yield ctx.click("Save", tag="button", exact=True)
+    yield ctx.exit("Done")
+
+
 FAMILIES = [
     family("cancel_order", "Cancel order {{id}}", "content", _cancellable, solve_cancel),
     family("change_product_price", "{{action}} the price of {{product}} by {{amount}}", "content", _price_changes,
@@ -306,4 +360,7 @@ FAMILIES = [
            _price_changes_here, solve_price_here),
     family("modify_order_address", "Modify the address of order #{{order_id}} to {{address}}", "content",
            _new_addresses, solve_new_address),
+    family("brand_shirts_on_sale", "Mark all {{brand}} shirts on sale", "content", _brand_shirts, solve_brand_shirts),
+    family("quote_positive_reviews", "Update the product description of {{product}} to highlight the real user positive "
+           "reviews by quoting the comments", "content", _quoted_reviews, solve_quoted_reviews),
 ]

@@ -98,6 +98,29 @@ def solve_report(ctx: OracleContext) -> Iterator[str]:
     yield ctx.exit("Done")
 
 
+# -- a report over a span relative to "today" ---------------------------------------------------------------
+
+
+TODAY = dt.date(2023, 3, 15)
+#: How intents name a span before TODAY -> its first and last day.
+SPANS = {"for last month": (dt.date(2023, 2, 1), dt.date(2023, 2, 28)),
+         "for last year": (dt.date(2022, 1, 1), dt.date(2022, 12, 31)),
+         "for the last quarter": (dt.date(2022, 10, 1), dt.date(2022, 12, 31)),
+         "from the beginning of this year until today": (dt.date(2023, 1, 1), TODAY)}
+
+
+def _relative_reports(conn: sqlite3.Connection):
+    for report, (segment, _menu) in REPORTS.items():
+        for span, (start, end) in SPANS.items():
+            yield {"report": f"{report} report", "time_span": span}, report_eval(segment, start, end)
+
+
+def solve_relative_report(ctx: OracleContext) -> Iterator[str]:
+    start, end = SPANS[str(ctx.instantiation["time_span"])]
+    yield from show_report(ctx, str(ctx.instantiation["report"]).removesuffix(" report"), start, end)
+    yield ctx.exit("Done")
+
+
 # -- theme preview ------------------------------------------------------------------------------------
 
 
@@ -146,4 +169,6 @@ FAMILIES = [
     family("preview_theme", "Preview the {{name}} theme for my shop", "navigation", _themes, solve_theme),
     family("filter_products_grid", "Show me the {{category}} products that are {{state}}", "navigation",
            _product_filters, solve_product_filters),
+    family("relative_report", "Today is 3/15/2023, generate a {{report}} {{time_span}}", "navigation",
+           _relative_reports, solve_relative_report),
 ]
