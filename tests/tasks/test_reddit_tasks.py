@@ -8,7 +8,10 @@ import lxml.html
 import pytest
 
 from webarena_gym.evaluators.functions import register_functions
+from webarena_gym.oracle_runner import run_oracle
 from webarena_gym.sites.reddit.families import FAMILIES, FUNCTIONS
+from webarena_gym.sites.reddit.families.common import open_forum
+from webarena_gym.sites.reddit.families.posting import QUESTIONS, suitable_forums
 from webarena_gym.sites.world import pristine_database
 
 from .family_checks import (
@@ -51,6 +54,73 @@ def test_references_agree_with_what_the_site_shows(site_client):
         for target in item["eval"]["program_html"]:
             path = target["url"].replace("__REDDIT__", "")
             assert client.get(path).status_code == 200, path
+
+
+def _forums_in_search(client, query):
+    forums, path = set(), f"/search?q={query}"
+    while path:
+        doc = lxml.html.fromstring(client.get(path).get_data(as_text=True))
+        forums |= {a.text_content() for a in doc.cssselect(".submission__info a:nth-of-type(2)")}
+        path = next((a.get("href") for a in doc.cssselect("a[rel=next]")), None)
+    return forums
+
+
+def _reference_forums(item):
+    return {url.rsplit("/", 1)[1] for url in item["eval"]["reference_url"].split(" |OR| ")}
+
+
+def test_suitable_forums_are_those_the_search_finds(site_client):
+    client = site_client("reddit")
+    for name in ("reddit.question_on_topic", "reddit.discussion_post"):
+        for item in INSTANCES[name]:
+            topic = item["instantiation_dict"]["topic"]
+            assert _reference_forums(item) == _forums_in_search(client, topic), (name, topic)
+
+
+def test_new_vote_and_topic_references_agree_with_the_site(site_client):
+    client = site_client("reddit")
+    for item in INSTANCES["reddit.like_all_by_user"] + INSTANCES["reddit.dislike_all_by_user"]:
+        values, posts = item["instantiation_dict"], set()
+        path = f"/user/{values['user']}"
+        while path:
+            doc = lxml.html.fromstring(client.get(path).get_data(as_text=True))
+            for row in doc.cssselect(".submission"):
+                if row.cssselect(".submission__info a")[1].text_content() == values["subreddit"]:
+                    posts.add(row.cssselect(".submission__title a")[0].get("href"))
+            path = next((a.get("href") for a in doc.cssselect("a[rel=next]")), None)
+        assert {t["url"].replace("__REDDIT__", "") for t in item["eval"]["program_html"]} == posts
+    for item in INSTANCES["reddit.top_posts_about"]:
+        values = item["instantiation_dict"]
+        topic = re.search(r"talks about (.+)\? If so", values["description"])[1].lower()
+        doc = lxml.html.fromstring(client.get(f"/f/{values['subreddit']}/top").get_data(as_text=True))
+        rows = doc.cssselect(".submission")[: values["number"]]
+        authors = [r.cssselect(".submission__info a")[0].text_content() for r in rows
+                   if topic in r.cssselect(".submission__title a")[0].text_content().lower()]
+        assert authors == item["eval"]["reference_answers"]["must_include"]
+
+
+def _post_question_in(forum):
+    def solve(ctx):
+        yield from open_forum(ctx, forum)
+        yield ctx.click(f"Submit a post to {forum}", tag="a", exact=True)
+        yield ctx.type("Title", ctx.instantiation["question"])
+        yield ctx.click("Create submission", tag="button", exact=True)
+        yield ctx.exit("Done")
+
+    return solve
+
+
+def test_open_ended_post_counts_in_any_suitable_forum_and_no_other():
+    conn = pristine_database("reddit")
+    item = next(i for i in INSTANCES["reddit.question_anywhere"] if len(_reference_forums(i)) > 1)
+    question = item["instantiation_dict"]["question"]
+    topic = next(m[1] for q in QUESTIONS if (m := re.fullmatch(re.escape(q).replace(r"\{t\}", "(.+)"), question)))
+    suitable = suitable_forums(conn, topic)
+    assert set(suitable) == _reference_forums(item) and len(suitable) > 1
+    # the second suitable forum (the oracle picks the one with most hits) earns the reward too
+    assert run_oracle(item, _post_question_in(sorted(suitable)[-1])).reward == 1.0
+    other = next(r[0] for r in conn.execute("SELECT name FROM forums ORDER BY name") if r[0] not in suitable)
+    assert run_oracle(item, _post_question_in(other)).reward == 0.0
 
 
 # -- oracles (the env, the direct backend and the evaluators) --------------------------------

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from ....sites.reddit.content import FORUMS
 from ....sites.reddit.queries import forum_posts, forum_summaries
 from ....tasks.families import TaskFamily, string_match_eval, url_match_eval
 from ....tasks.task import any_of
@@ -126,6 +127,29 @@ def _solve_most_commented_of_top(ctx):
     yield ctx.exit(max(top, key=lambda p: p["comments"])["title"].text)
 
 
+def _top_posts_about(conn):
+    topics = {name: forum_topics for name, *_rest, forum_topics in FORUMS}
+    for i, (fid, forum, *_) in enumerate(forum_summaries(conn)):
+        number = (10, 5)[i % 2]
+        posts = forum_posts(conn, fid, "top")
+        if len(posts) <= number or posts[number - 1][3] == posts[number][3]:
+            continue  # the top-n boundary is a tie
+        for topic in topics.get(forum, []):
+            about = [p for p in posts[:number] if topic.lower() in p[1].lower()]
+            if len(about) == 1:
+                description = f"is there any post that talks about {topic}? If so, tell me who posted it"
+                yield ({"number": number, "subreddit": forum, "description": description},
+                       string_match_eval(must_include=[about[0][2]]))
+                break
+
+
+def _solve_top_posts_about(ctx):
+    topic = re.search(r"talks about (.+)\? If so", ctx.instantiation["description"])[1]
+    yield from open_forum(ctx, ctx.instantiation["subreddit"], "top")
+    rows = listing(ctx)[: int(ctx.instantiation["number"])]
+    yield ctx.exit(next(r for r in rows if topic.lower() in r["title"].text.lower())["author"].text)
+
+
 def _forum_post_count(conn):
     for _fid, forum, _title, _subs, count in forum_summaries(conn):
         yield {"forum": forum}, string_match_eval(must_include=[str(count)])
@@ -222,6 +246,8 @@ FAMILIES: list[TaskFamily] = [
     family("most_commented_of_top", "Among the top {{number}} posts of all time in the {{forum}} forum,"
            " which one has the most comments? Give its title.",
            "information", _most_commented_of_top, _solve_most_commented_of_top),
+    family("top_posts_about", 'Among the top {{number}} post in "{{subreddit}}" forum, {{description}}',
+           "information", _top_posts_about, _solve_top_posts_about),
     family("forum_post_count", "How many posts are there in the {{forum}} forum?",
            "information", _forum_post_count, _solve_forum_post_count),
     family("bigger_forum", "Which forum has more subscribers, {{forum_a}} or {{forum_b}}?",
