@@ -8,7 +8,7 @@ from flask import Flask, render_template
 from werkzeug.exceptions import HTTPException
 
 from ..webapp import create_site_app, db
-from . import views_dashboard, views_issues, views_merge_requests, views_project, views_users
+from . import views_dashboard, views_issues, views_merge_requests, views_notes, views_project, views_users
 from .data import ROLES
 from .queries import CLONE_HOST, me
 
@@ -54,6 +54,6 @@ def create_app() -> Flask:
         message = "The page could not be found or you don't have permission to view it."
         return render_template("error.html", code=404, title="Page not found", message=message), 404
 
-    for views in (views_users, views_dashboard, views_project, views_issues, views_merge_requests):
+    for views in (views_users, views_dashboard, views_project, views_issues, views_merge_requests, views_notes):
         app.register_blueprint(views.bp)
     return app

@@ -76,6 +76,7 @@ CREATE TABLE access_tokens (
     id INTEGER PRIMARY KEY, user_id INTEGER NOT NULL, name TEXT NOT NULL, token TEXT NOT NULL,
     scopes TEXT NOT NULL, created_at TEXT NOT NULL, expires_at TEXT, revoked INTEGER NOT NULL DEFAULT 0
 );
+CREATE TABLE award_emoji (id INTEGER PRIMARY KEY, note_id INTEGER NOT NULL, user_id INTEGER NOT NULL, name TEXT NOT NULL);
 CREATE INDEX issues_project ON issues (project_id, state);
 CREATE INDEX mrs_project ON merge_requests (project_id, state);
 CREATE INDEX commits_project ON commits (project_id, branch, committed_at);
@@ -125,6 +126,11 @@ class _Seeder:
         self.seed_stars()
         self.seed_follows()
         self.seed_todos()
+        # Later additions draw from their own stream, so the data above stays as it was.
+        self.rng = random.Random(SEED + 1)
+        self.seed_busy_threads()
+        self.seed_review_replies()
+        self.seed_awards()
 
     def random_time(self, start: dt.datetime, end: dt.datetime = DATA_END) -> dt.datetime:
         span = max(int((end - start).total_seconds()) // 60, 1)
@@ -325,6 +331,72 @@ class _Seeder:
                 (project_id, kind, target, self.rng.choice(members), body, stamp(moment)),
             )
         return moment
+
+    def seed_busy_threads(self) -> None:
+        """Long discussions, as popular issues have: 15-40 notes, about a third of them system notes."""
+        rng = self.rng
+        issues = self.conn.execute(
+            "SELECT i.id, i.project_id, i.created_at FROM issues i ORDER BY i.id"
+        ).fetchall()
+        for issue_id, project_id, created in rng.sample(issues, 40):
+            members = [r[0] for r in self.conn.execute("SELECT user_id FROM members WHERE project_id = ?", (project_id,))]
+            labels = [r[0] for r in self.conn.execute("SELECT name FROM labels WHERE project_id = ?", (project_id,))]
+            usernames = {uid: name for name, uid in self.user_ids.items()}
+            start = dt.datetime.strptime(created, "%Y-%m-%d %H:%M:%S")
+            count = rng.randint(15, 40)
+            times = sorted(self.random_time(start) for _ in range(count))
+            for moment in times:
+                author = rng.choice(members)
+                if rng.random() < 0.35:
+                    body = rng.choice((
+                        f"added ~{rng.choice(labels)} label", f"removed ~{rng.choice(labels)} label",
+                        f"changed milestone to %v{rng.randint(1, 4)}.{rng.randint(0, 9)}",
+                        f"assigned to @{usernames[rng.choice(members)]}", "changed the description",
+                        f"mentioned in merge request !{rng.randint(1, 30)}", f"marked this issue as related to #{rng.randint(1, 60)}",
+                        f"changed due date to {self.random_time(moment):%B %-d, %Y}",
+                    ))
+                    system = 1
+                else:
+                    body, system = rng.choice(text.COMMENTS).format(c=rng.choice(text.COMPONENTS)), 0
+                self.conn.execute(
+                    "INSERT INTO notes (project_id, noteable_type, noteable_id, author_id, body, system, created_at)"
+                    " VALUES (?, 'issue', ?, ?, ?, ?, ?)",
+                    (project_id, issue_id, author, body, system, stamp(moment)),
+                )
+            self.conn.execute("UPDATE issues SET updated_at = MAX(updated_at, ?) WHERE id = ?", (stamp(times[-1]), issue_id))
+            self.conn.execute(
+                "UPDATE projects SET last_activity_at = MAX(last_activity_at, ?) WHERE id = ?", (stamp(times[-1]), project_id)
+            )
+
+    def seed_review_replies(self) -> None:
+        """On about half of the open merge requests byteblaze reviews, the author has the last word."""
+        rng = self.rng
+        rows = self.conn.execute(
+            "SELECT m.id, m.project_id, m.author_id, m.created_at, (SELECT MAX(created_at) FROM notes n"
+            " WHERE n.noteable_type = 'merge_request' AND n.noteable_id = m.id) FROM merge_requests m"
+            " JOIN mr_reviewers r ON r.mr_id = m.id WHERE r.user_id = ? AND m.state = 'opened' ORDER BY m.id",
+            (self.user_ids["byteblaze"],),
+        ).fetchall()
+        for mr_id, project_id, author, created, last in rows:
+            after = dt.datetime.strptime(last or created, "%Y-%m-%d %H:%M:%S")
+            if rng.random() < 0.35 and after < DATA_END:
+                moment = self.random_time(after)
+                self.conn.execute(
+                    "INSERT INTO notes (project_id, noteable_type, noteable_id, author_id, body, created_at)"
+                    " VALUES (?, 'merge_request', ?, ?, ?, ?)",
+                    (project_id, mr_id, author, rng.choice(text.AUTHOR_REPLIES), stamp(moment)),
+                )
+                self.conn.execute("UPDATE merge_requests SET updated_at = MAX(updated_at, ?) WHERE id = ?", (stamp(moment), mr_id))
+
+    def seed_awards(self) -> None:
+        """Emoji reactions on about a third of the comments."""
+        rng = self.rng
+        everyone = list(self.user_ids.values())
+        for (note_id,) in self.conn.execute("SELECT id FROM notes WHERE system = 0 ORDER BY id").fetchall():
+            if rng.random() < 0.3:
+                for uid in rng.sample(everyone, rng.randint(1, 4)):
+                    name = rng.choice(("thumbsup", "thumbsup", "thumbsup", "heart", "tada", "eyes", "rocket", "thumbsdown"))
+                    self.conn.execute("INSERT INTO award_emoji (note_id, user_id, name) VALUES (?, ?, ?)", (note_id, uid, name))
 
     # -- social -------------------------------------------------------------------------
 

@@ -1,15 +1,25 @@
 """Comments on issues and merge requests (GitLab's notes), including the system notes that
-record a state change or an assignment."""
+record a state change or an assignment, their emoji reactions, and the comment box's
+Markdown preview (rendered on the server, so it works without JavaScript)."""
 
 from __future__ import annotations
 
-from flask import flash, request
+import html
+import re
+import sqlite3
+from typing import Any
+
+from flask import flash, request, url_for
+from markupsafe import Markup
 
 from ..webapp import db
-from .queries import now_stamp, touch_project
+from .queries import me, now_stamp, touch_project
 
 #: Note kind -> the table of what it is attached to.
 NOTEABLE_TABLES = {"issue": "issues", "merge_request": "merge_requests"}
+
+#: Reactions people can award, by GitLab's emoji names.
+AWARD_NAMES = ("thumbsup", "thumbsdown", "tada", "heart", "eyes", "rocket")
 
 
 def add_note(project_id: int, kind: str, target_id: int, author_id: int, body: str, *, system: bool = False) -> str:
@@ -30,6 +40,72 @@ def notes_of(kind: str, target_id: int):
         " WHERE n.noteable_type = ? AND n.noteable_id = ? ORDER BY n.created_at, n.id",
         (kind, target_id),
     ).fetchall()
+
+
+def awards_of(notes: list[sqlite3.Row]) -> dict[int, list[tuple[str, int, bool]]]:
+    """note id -> [(emoji name, count, whether the viewer gave it)], in GitLab's emoji order."""
+    viewer = me()
+    result: dict[int, list[tuple[str, int, bool]]] = {}
+    ids = [n["id"] for n in notes]
+    if not ids:
+        return result
+    rows = db().execute(
+        f"SELECT note_id, name, COUNT(*) AS n, SUM(user_id = ?) AS mine FROM award_emoji"
+        f" WHERE note_id IN ({','.join('?' * len(ids))}) GROUP BY note_id, name",
+        (viewer["id"] if viewer else -1, *ids),
+    ).fetchall()
+    for row in sorted(rows, key=lambda r: (r["note_id"], AWARD_NAMES.index(r["name"]) if r["name"] in AWARD_NAMES else 99)):
+        result.setdefault(row["note_id"], []).append((row["name"], row["n"], bool(row["mine"])))
+    return result
+
+
+def render_markdown(text: str) -> Markup:
+    """A small Markdown subset (paragraphs, ``-`` lists, ``>`` quotes, **bold**, *italic*, `code`), escaped first."""
+
+    def inline(line: str) -> str:
+        line = html.escape(line)
+        line = re.sub(r"`([^`]+)`", r"<code>\1</code>", line)
+        line = re.sub(r"\*\*([^*]+)\*\*", r"<strong>\1</strong>", line)
+        return re.sub(r"\*([^*]+)\*", r"<em>\1</em>", line)
+
+    blocks = []
+    for block in re.split(r"\n\s*\n", text.strip()):
+        lines = block.splitlines()
+        if lines and all(line.lstrip().startswith(("- ", "* ")) for line in lines):
+            blocks.append("<ul>" + "".join(f"<li>{inline(line.lstrip()[2:])}</li>" for line in lines) + "</ul>")
+        elif lines and all(line.startswith(">") for line in lines):
+            blocks.append("<blockquote>" + "<br>".join(inline(line[1:].strip()) for line in lines) + "</blockquote>")
+        elif lines:
+            blocks.append("<p>" + "<br>".join(inline(line) for line in lines) + "</p>")
+    return Markup("".join(blocks) or '<p class="muted">Nothing to preview.</p>')
+
+
+def discussion(kind: str, target_id: int, note_url: str, namespace: str, project: str) -> dict[str, Any]:
+    """What ``_notes.html`` needs: the notes, their reactions, and the comment box's state
+
+    (``?reply_to=<note id>`` quotes a note, ``?edit_note=<note id>`` opens one's own note for editing;
+    a posted ``tab=preview`` shows the draft rendered).
+    """
+    notes = notes_of(kind, target_id)
+    draft = request.form.get("note", "") if request.method == "POST" else ""
+    reply_to = request.args.get("reply_to", type=int)
+    if reply_to and not draft:
+        quoted = next((n for n in notes if n["id"] == reply_to), None)
+        if quoted is not None:
+            draft = "\n".join(f"> {line}" for line in quoted["body"].splitlines()) + "\n\n"
+    preview = request.method == "POST" and request.form.get("tab") == "preview"
+    return {
+        "notes": notes, "awards": awards_of(notes), "note_url": note_url, "draft": draft,
+        "preview_html": render_markdown(draft) if preview else None,
+        "edit_note": request.args.get("edit_note", type=int),
+        "award_url": lambda note: url_for("notes.award", namespace=namespace, project=project, note_id=note["id"]),
+        "edit_url": lambda note: url_for("notes.edit", namespace=namespace, project=project, note_id=note["id"]),
+    }
+
+
+def wants_preview() -> bool:
+    """Whether the comment box's Write or Preview tab was pressed (re-render, do not post)."""
+    return request.form.get("tab") in ("write", "preview")
 
 
 def post_comment(kind: str, project_id: int, target_id: int, author_id: int) -> None:

@@ -209,3 +209,12 @@ COMMENTS = (
 )
 
 EXTERNAL_CONTRIBUTORS = 16
+
+#: What merge request authors answer a review with.
+AUTHOR_REPLIES = (
+    "Thanks for the review! I pushed a fix for your comments.",
+    "Addressed all the feedback, could you take another look?",
+    "Good catch, updated the tests as suggested.",
+    "Rebased on main and resolved the conflicts.",
+    "I split the change into two commits as you asked.",
+)

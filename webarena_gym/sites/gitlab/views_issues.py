@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, redirect, request, url_for
 
 from ..webapp import db
-from .notes import add_note, notes_of, post_comment
+from .notes import add_note, discussion, post_comment, wants_preview
 from .queries import (
     me_required,
     now_stamp,
@@ -144,15 +144,18 @@ def issue_page(namespace: str, project: str, iid: int):
         " FROM labels l WHERE l.project_id = ? ORDER BY l.name",
         (issue["id"], row["id"]),
     ).fetchall()
+    note_url = url_for("issues.issue_note", namespace=namespace, project=project, iid=iid)
     return render_project(
-        "issue.html", row, "issues", issue=issue, labels=labels, notes=notes_of("issue", issue["id"]),
-        members=project_members(row["id"]),
+        "issue.html", row, "issues", issue=issue, labels=labels, members=project_members(row["id"]),
+        **discussion("issue", issue["id"], note_url, namespace, project),
     )
 
 
 @bp.post("/<namespace>/<project>/-/issues/<int:iid>/notes")
 @signed_in
 def issue_note(namespace: str, project: str, iid: int):
+    if wants_preview():
+        return issue_page(namespace, project, iid)
     row, user = project_or_404(namespace, project), me_required()
     post_comment("issue", row["id"], issue_or_404(row["id"], iid)["id"], user["id"])
     return redirect(url_for("issues.issue_page", namespace=namespace, project=project, iid=iid) + "#notes")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, redirect, request, url_for
 
 from ..webapp import db
-from .notes import add_note, notes_of, post_comment
+from .notes import add_note, discussion, post_comment, wants_preview
 from .queries import me_required, paginate, project_or_404, require_level, signed_in
 from .views_project import render_project
 
@@ -78,15 +78,18 @@ def merge_requests(namespace: str, project: str):
 def merge_request_page(namespace: str, project: str, iid: int):
     row = project_or_404(namespace, project)
     mr = merge_request_or_404(row["id"], iid)
+    note_url = url_for("merge_requests.merge_request_note", namespace=namespace, project=project, iid=iid)
     return render_project(
         "merge_request.html", row, "merge_requests", mr=mr, reviewers=reviewers_by_mr([mr["id"]])[mr["id"]],
-        notes=notes_of("merge_request", mr["id"]),
+        **discussion("merge_request", mr["id"], note_url, namespace, project),
     )
 
 
 @bp.post("/<namespace>/<project>/-/merge_requests/<int:iid>/notes")
 @signed_in
 def merge_request_note(namespace: str, project: str, iid: int):
+    if wants_preview():
+        return merge_request_page(namespace, project, iid)
     row, user = project_or_404(namespace, project), me_required()
     post_comment("merge_request", row["id"], merge_request_or_404(row["id"], iid)["id"], user["id"])
     return redirect(url_for("merge_requests.merge_request_page", namespace=namespace, project=project, iid=iid) + "#notes")
