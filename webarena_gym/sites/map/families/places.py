@@ -1,4 +1,4 @@
-"""Task families of the embedded map (WebArena's OpenStreetMap tasks).
+"""The map's first families: place facts, routes between two places, nearby search, the route form, notes.
 
 References come from the pristine data through :mod:`webarena_gym.sites.map.facts`,
 which uses the site's own routing and search, so an answer is exactly what the site
@@ -15,89 +15,32 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable, Iterator
-from functools import partial
-from typing import TYPE_CHECKING, Any, NoReturn
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import lxml.html
 
-from ...tasks.families import (
+from ....tasks.families import (
     TaskFamily,
     program_html_eval,
-    single_site_family,
-    string_match_eval,
     url_match_eval,
 )
-from ...tasks.task import any_of
-from . import facts
-from .geo import format_coordinates
-from .routing import ENGINES
-from .search import directions_path, near_search_path, place_endpoint
+from .. import facts
+from ..geo import format_coordinates
+from ..search import directions_path, near_search_path, place_endpoint
+from .common import ENGINE, MAP
+from .common import answer as _answer
+from .common import either_spacing as _either_spacing
+from .common import fail as _fail
+from .common import family as _family
+from .common import first_result as _first_result
+from .common import get_directions as _get_directions
+from .common import open_place as _open_place
+from .common import read as _read
+from .common import route_summary as _route_summary
 
 if TYPE_CHECKING:
-    from ...tasks.oracle import OracleContext
-
-MAP = "__MAP__"
-#: Mode (car, bike, foot) -> (engine id, option text of the directions form's select).
-ENGINE = {engine.rsplit("_", 1)[1]: (engine, text) for engine, text, _column in ENGINES}
-_NUMBER = r"[\d.]+k?m"
-
-
-# -- task dicts --------------------------------------------------------------------------
-#: ``_family(name, template, kind, instances, solve)``: a map family; ``instances(conn)`` yields
-#: (instantiation, eval) pairs over a private copy of the map data whose rows are ``sqlite3.Row``.
-_family = partial(single_site_family, "map", start_url=MAP, require_login=False, prepare=facts.readable)
-#: The map's string_match evals carry an empty ``string_note``.
-_answer = partial(string_match_eval, string_note="")
-
-
-def _either_spacing(distance: str) -> str:
-    """``1.9km`` also written ``1.9 km`` (a must_include item with an alternative)."""
-    spaced = re.sub(r"(?<=\d)(?=k?m$)", " ", distance)
-    return any_of(distance, spaced)
-
-
-# -- oracle steps ------------------------------------------------------------------------
-def _read(ctx: OracleContext, pattern: str) -> re.Match[str]:
-    """A regex match in the page's visible text (whitespace collapsed)."""
-    match = re.search(pattern, " ".join(ctx.text().split()))
-    if match is None:
-        _fail(ctx, repr(pattern))
-    return match
-
-
-def _fail(ctx: OracleContext, missing: str) -> NoReturn:
-    from ...tasks.oracle import OracleError
-
-    raise OracleError(f"{missing} not on {ctx.url}:\n{ctx.observation[:2000]}")
-
-
-def _open_place(ctx: OracleContext, name: str) -> Iterator[str]:
-    yield ctx.search("Search", name)
-    yield ctx.click(name, tag="a", exact=True)
-
-
-def _get_directions(ctx: OracleContext, mode: str, start: str, end: str) -> Iterator[str]:
-    """Fill the directions form (opening it first when needed) and ask for the route."""
-    if not ctx.find_all(label="Mode of travel", tag="select"):
-        yield ctx.click("Directions", tag="a", exact=True)
-    yield ctx.select("Mode of travel", ENGINE[mode][1])
-    yield ctx.type("From", start)
-    yield ctx.type("To", end)
-    yield ctx.click("Get directions", tag="button")
-
-
-def _route_summary(ctx: OracleContext) -> tuple[str, str]:
-    match = _read(ctx, rf"Distance: ({_NUMBER})\. Time: ([^.]+)\.")
-    return match.group(1), match.group(2)
-
-
-def _first_result(ctx: OracleContext) -> int:
-    """Element id of the first result link of a search page."""
-    match = re.search(r'<li><a id="(\d+)">', ctx.page.text)
-    if match is None:
-        _fail(ctx, "a search result")
-    return int(match.group(1))
+    pass
 
 
 # -- information: string_match -----------------------------------------------------------
@@ -289,7 +232,7 @@ def map_route_engine(page: Any) -> str:
 
 def map_latest_note_url(page: Any) -> str:
     """URL of the newest map note in the episode's world."""
-    from ..spec import default_base_url
+    from ...spec import default_base_url
 
     newest = page.world.connection("map").execute("SELECT max(id) FROM notes").fetchone()[0]
     return f"{(page.site_urls or {}).get('map') or default_base_url('map')}/note/{newest}"
@@ -411,8 +354,7 @@ FAMILIES: list[TaskFamily] = [
             _description_instances, _description_solve),
 ]
 
-#: The ``func:`` helpers this site's task data names, by name (the embedded suite registers them with the
-#: evaluators when it loads).
+#: The ``func:`` helpers of these families, by name.
 FUNCTIONS: dict[str, Callable[..., str]] = {
     "map_route_engine": map_route_engine,
     "map_latest_note_url": map_latest_note_url,
