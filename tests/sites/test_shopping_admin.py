@@ -252,6 +252,23 @@ def test_reports(admin, data):
     assert [r.text for r in rows[:3]] == terms
 
 
+def test_customer_order_count_report(admin, data):
+    page = admin.get("/admin/reports/report_customer/orders/?from=1/1/22&to=5/31/23&status=canceled",
+                     follow_redirects=True)
+    assert value_of(page, "#customer_report_from") == "1/1/2022" and value_of(page, "#customer_report_status") == "canceled"
+    ranking = data.execute("SELECT customer_name, COUNT(*) AS n FROM sales_order WHERE status = 'canceled' "
+                           "GROUP BY customer_id ORDER BY n DESC, SUM(grand_total) DESC LIMIT 2").fetchall()
+    rows = lxml.html.fromstring(page.data).cssselect("#customer-report-grid tr")
+    cells = [[" ".join(c.text_content().split()) for c in row.cssselect("td")] for row in rows[1:3]]
+    assert [(c[0], c[1], c[3]) for c in cells] == [("1", ranking[0][0], str(ranking[0][1])),
+                                                 ("2", ranking[1][0], str(ranking[1][1]))]
+    name, count = data.execute("SELECT customer_name, COUNT(*) AS n FROM sales_order WHERE status != 'canceled' "
+                               "GROUP BY customer_id ORDER BY n DESC LIMIT 1").fetchone()
+    assert f"1 {name} " in text(admin.get("/admin/reports/report_customer/orders/?from=2022-01-01&to=2023-05-31"))
+    assert count != ranking[0][1]  # without a status the report counts every order but canceled ones
+    assert "must be on or before" in text(admin.get("/admin/reports/report_customer/orders/?from=2023-03-01&to=2023-01-01"))
+
+
 def test_cms_pages_and_themes(admin, data):
     assert "404 Not Found" in text(admin.get("/admin/cms/page/?search=404"))
     form = {"title": "Bruh bro you clicked the wrong page", "identifier": "no-route", "content": "Oops", "is_active": "1"}

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import datetime as dt
+import re
+
 import lxml.html
 import pytest
 
 from webarena_gym.evaluators.functions import call_function, register_functions
 from webarena_gym.sites import World
 from webarena_gym.sites.shopping_admin.families import FAMILIES, FUNCTIONS
+from webarena_gym.sites.shopping_admin.families.information import RANK_WORDS
 from webarena_gym.sites.world import pristine_database
 
 from .family_checks import (
@@ -63,6 +67,42 @@ def test_references_agree_with_what_the_site_shows(site_client):
         path = item["eval"]["reference_url"].replace("__SHOPPING_ADMIN__", "/admin")
         response = admin.get(path)
         assert response.status_code == 200 and "records found" in visible_text(response), path  # canonical already
+
+
+def test_new_families_references_agree_with_the_site(site_client):
+    admin = site_client(SITE, user="admin")
+    for item in INSTANCES["shopping_admin.top_n_bestsellers"]:
+        values = item["instantiation_dict"]
+        period = str(values["period"])
+        query = ({"from": f"1/1/{period}", "to": f"12/31/{period}", "period": "year"} if period.isdigit() else
+                 {"from": period, "to": period, "period": "month"})
+        if not period.isdigit():
+            month = dt.datetime.strptime(period, "%B %Y").date()
+            last = (month.replace(day=28) + dt.timedelta(days=4)).replace(day=1) - dt.timedelta(days=1)
+            query |= {"from": month.isoformat(), "to": last.isoformat()}
+        page = visible_text(admin.get("/admin/reports/report_sales/bestsellers/", query_string=query,
+                                      follow_redirects=True))
+        for rank, name in enumerate(item["eval"]["reference_answers"]["must_include"], start=1):
+            assert f" {rank} {name} " in page, (period, rank, name)
+    for item in INSTANCES["shopping_admin.monthly_successful_orders"]:
+        words = item["instantiation_dict"]["period"].split()  # from Jan to December 2022
+        year = words[4]
+        page = visible_text(admin.get("/admin/reports/report_sales/sales/", follow_redirects=True, query_string={
+            "from": f"1/1/{year}", "to": f"12/31/{year}", "period": "month", "status": "complete"}))
+        for part in item["eval"]["reference_answers"]["fuzzy_match"]:
+            month, count = part.split(":")
+            label = dt.date(int(year), int(month), 1).strftime("%b %Y")
+            assert f"{label} {count} " in page, (label, count)
+    report = visible_text(admin.get("/admin/reports/report_customer/orders/", follow_redirects=True,
+                                    query_string={"from": "2022-01-01", "to": "2023-05-31", "status": "complete"}))
+    for item in INSTANCES["shopping_admin.completed_orders_rank"]:
+        rank = RANK_WORDS[item["instantiation_dict"]["quantifier"]]
+        assert f" {rank} {item['eval']['reference_answers']['must_include'][0]} " in report
+    for item in INSTANCES["shopping_admin.unhappy_customers"]:
+        product = item["instantiation_dict"]["product"]
+        page = visible_text(admin.get("/admin/review/product/", query_string={"product": product}))
+        for name in item["eval"]["reference_answers"].get("must_include", []):
+            assert re.search(rf" {re.escape(name)} [^|]*? [12] {re.escape(product)} Edit", page), (product, name)
 
 
 def test_latest_order_helper_follows_the_episode_world():

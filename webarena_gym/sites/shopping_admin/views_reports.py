@@ -125,3 +125,43 @@ for kind in REPORTS:
     view = admin_required(lambda kind=kind: _report(kind))
     view.__name__ = f"report_{kind}"
     bp.add_url_rule(f"/admin/reports/report_sales/{kind}/", f"report_{kind}", view, methods=["GET"])
+
+
+# -- Reports > Customers > Order Count ---------------------------------------------------------------------
+
+CUSTOMER_REPORT_FIELDS = {"from": "date", "to": "date", "status": "text", "page": "page"}
+CUSTOMERS_PER_PAGE = 20
+
+
+@bp.get("/admin/reports/report_customer/orders/")
+@admin_required
+def report_customer_orders() -> str | Response:
+    """Customers ranked by their number of orders over a date range (optionally of one status)."""
+    bounce = redirect_to_canonical(CUSTOMER_REPORT_FIELDS)
+    if bounce:
+        return bounce
+    start, end = parse_date(request.args.get("from")), parse_date(request.args.get("to"))
+    status = request.args.get("status", "")
+    context: dict[str, Any] = {"start": start, "end": end, "status": status if status in STATUSES else "",
+                               "page": None, "error": None,
+                               "url_with": lambda **kw: url_with(CUSTOMER_REPORT_FIELDS, **kw)}
+    if request.args.get("from") or request.args.get("to"):
+        if start is None or end is None:
+            context["error"] = "Please enter both dates (for example 2/1/2023)."
+        elif start > end:
+            context["error"] = "The From date must be on or before the To date."
+        else:
+            status_sql, args = ("status = ?", [status]) if status in STATUSES else ("status != 'canceled'", [])
+            rows = [dict(r) for r in db().execute(
+                "SELECT customer_id, customer_name, customer_email, COUNT(*) AS orders, AVG(grand_total) AS average, "
+                "SUM(grand_total) AS total FROM sales_order WHERE created_at BETWEEN ? AND ? AND "
+                f"{status_sql} GROUP BY customer_id ORDER BY orders DESC, total DESC, customer_name",
+                [f"{start} 00:00:00", f"{end} 23:59:59", *args]).fetchall()]
+            for rank, row in enumerate(rows, start=1):
+                row["rank"] = rank
+            pages = max(1, math.ceil(len(rows) / CUSTOMERS_PER_PAGE))
+            raw = request.args.get("page", "1")
+            number = min(int(raw) if raw.isdigit() and int(raw) > 0 else 1, pages)
+            context["page"] = Page(rows[(number - 1) * CUSTOMERS_PER_PAGE: number * CUSTOMERS_PER_PAGE], len(rows),
+                                   number, pages)
+    return render_template("customer_report.html", **context)

@@ -461,6 +461,73 @@ def solve_unhappiest(ctx: OracleContext) -> Iterator[str]:
     yield ctx.exit(ctx.field(label).attributes["value"])
 
 
+# -- customers ranked by orders of one status ----------------------------------------------------------------
+
+
+ORDINALS = ("", "second ", "third ", "fourth ", "fifth ", "sixth ", "seventh ", "eighth ", "ninth ", "tenth ",
+            "eleventh ", "twelfth ")
+#: Quantifier in intents -> rank (1 = the most); people say both "fifth most" and "fifth highest".
+RANK_WORDS = {f"{ordinal}{word}": rank for word in ("most", "highest") for rank, ordinal in enumerate(ORDINALS, start=1)}
+HISTORY = (dt.date(2022, 1, 1), dt.date(2023, 5, 31))
+
+
+def _customer_ranking(conn: sqlite3.Connection, status: str) -> list[tuple[int, str, int]]:
+    return conn.execute("SELECT customer_id, customer_name, COUNT(*) AS n FROM sales_order WHERE status = ? "
+                        "GROUP BY customer_id ORDER BY n DESC", (status,)).fetchall()
+
+
+def _completed_ranks(conn: sqlite3.Connection):
+    ranking = _customer_ranking(conn, "complete")
+    counts = [row[2] for row in ranking]
+    for word, rank in RANK_WORDS.items():
+        if counts[rank - 1] not in (counts[rank - 2] if rank > 1 else None, counts[rank]):
+            yield {"quantifier": word}, string_match_eval(must_include=[ranking[rank - 1][1]])
+
+
+def customer_report(ctx: OracleContext, status: str) -> Iterator[str]:
+    """Reports > Order Count over the whole history, for one order status."""
+    yield menu(ctx, "Order Count")
+    yield ctx.type("From", us(HISTORY[0]))
+    yield ctx.type("To", us(HISTORY[1]))
+    yield ctx.select("Order Status", status)
+    yield ctx.click("Show Report", tag="button")
+
+
+def solve_completed_rank(ctx: OracleContext) -> Iterator[str]:
+    rank = RANK_WORDS[str(ctx.instantiation["quantifier"])]
+    yield from customer_report(ctx, "Complete")
+    yield ctx.exit(next(cells[1] for cells in table_rows(ctx) if len(cells) == 6 and cells[0] == str(rank)))
+
+
+#: What intents ask about a customer -> (customer column, the customer form's field label).
+CUSTOMER_ATTRIBUTES = {"name": ("firstname || ' ' || lastname", ""), "email address": ("email", "Email"),
+                       "phone number": ("phone", "Phone Number"), "ZIP code": ("postcode", "Zip/Postal Code"),
+                       "city": ("city", "City"), "state": ("region", "State/Province"),
+                       "street address": ("street", "Street Address"), "customer group": ("group_name", "Group"),
+                       "first name": ("firstname", "First Name"), "last name": ("lastname", "Last Name")}
+
+
+def _most_cancellations(conn: sqlite3.Connection):
+    ranking = _customer_ranking(conn, "canceled")
+    if ranking[0][2] == ranking[1][2]:
+        return
+    for attribute, (column, _label) in CUSTOMER_ATTRIBUTES.items():
+        value = conn.execute(f"SELECT {column} FROM customer WHERE id = ?", (ranking[0][0],)).fetchone()[0]
+        yield {"attribute": attribute}, string_match_eval(must_include=[value])
+
+
+def solve_most_cancellations(ctx: OracleContext) -> Iterator[str]:
+    yield from customer_report(ctx, "Canceled")
+    name = next(cells[1] for cells in table_rows(ctx) if len(cells) == 6 and cells[0] == "1")
+    attribute = str(ctx.instantiation["attribute"])
+    if attribute == "name":
+        yield ctx.exit(name)
+        return
+    yield ctx.click(name, tag="a", exact=True)
+    field = ctx.field(CUSTOMER_ATTRIBUTES[attribute][1])
+    yield ctx.exit(field.text if field.tag == "select" else field.attributes["value"])
+
+
 FAMILIES = [
     family("bestseller_rank", "What is the top-{{n}} best-selling product in {{period}}", "information",
            _bestsellers, solve_bestseller),
@@ -497,4 +564,8 @@ FAMILIES = [
     family("review_likes", "Tell me the reasons why customers like {{product}}", "information", _likes, solve_likes),
     family("unhappiest_customer", "Show me the {{information}} of the customer who is the most unhappy with {{product}}",
            "information", _unhappiest, solve_unhappiest),
+    family("completed_orders_rank", "Which customer has completed the {{quantifier}} number of orders in the entire "
+           "history?", "information", _completed_ranks, solve_completed_rank),
+    family("most_cancellations_customer", "Tell me the {{attribute}} of the customer who has the most cancellations in "
+           "the history", "information", _most_cancellations, solve_most_cancellations),
 ]
