@@ -111,23 +111,45 @@ def dashboard_starred():
     )
 
 
+#: Sorts of the dashboard's issue list (GitLab's query values) -> (label, ORDER BY).
+DASHBOARD_ISSUE_SORTS = {
+    "created_date": ("Created date", "i.created_at DESC, i.id DESC"),
+    "updated_desc": ("Updated date", "i.updated_at DESC, i.id DESC"),
+    "created_asc": ("Oldest created", "i.created_at ASC, i.id ASC"),
+}
+
+
 @bp.get("/dashboard/issues")
 @signed_in
 def dashboard_issues():
     arg, username = _dashboard_filter("issues")
     column = {"assignee_username": "i.assignee_id", "author_username": "i.author_id"}[arg]
     state = request.args.get("state", "opened")
-    state_sql = "" if state == "all" else "AND i.state = ?"
-    clause, args = visible_clause()
+    if state not in ("opened", "closed", "all"):
+        state = "opened"
+    sort = request.args.get("sort", "created_date")
+    if sort not in DASHBOARD_ISSUE_SORTS:
+        sort = "created_date"
+    search = request.args.get("search", "").strip()
+    conditions, args = [f"{column} = (SELECT id FROM users WHERE username = ?)"], [username]
+    if state != "all":
+        conditions.append("i.state = ?")
+        args.append(state)
+    if search:
+        conditions.append("i.title LIKE ?")
+        args.append(f"%{search}%")
+    clause, visible_args = visible_clause()
     page = paginate(
         "SELECT i.*, p.namespace, p.path, u.name AS author_name, a.name AS assignee_name FROM issues i"
         " JOIN projects p ON p.id = i.project_id JOIN users u ON u.id = i.author_id"
         " LEFT JOIN users a ON a.id = i.assignee_id"
-        f" WHERE {column} = (SELECT id FROM users WHERE username = ?) {state_sql} AND {clause}"
-        " ORDER BY i.created_at DESC",
-        (username, *((state,) if state != "all" else ()), *args),
+        f" WHERE {' AND '.join(conditions)} AND {clause} ORDER BY {DASHBOARD_ISSUE_SORTS[sort][1]}",
+        (*args, *visible_args),
     )
-    return render_template("dashboard_issues.html", page=page, arg=arg, username=username, state=state)
+    return render_template(
+        "dashboard_issues.html", page=page, arg=arg, username=username, state=state, sort=sort,
+        sorts=DASHBOARD_ISSUE_SORTS, search=search,
+    )
 
 
 @bp.get("/dashboard/merge_requests")

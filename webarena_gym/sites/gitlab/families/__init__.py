@@ -20,6 +20,7 @@ from .activity import ACTIVITY_FAMILIES
 from .content import CONTENT_FAMILIES
 from .discussion import DISCUSSION_FAMILIES
 from .information import INFORMATION_FAMILIES
+from .issues import ISSUE_FAMILIES
 from .navigation_content import ACTION_FAMILIES, member_role, newest_project_url
 
 
@@ -42,7 +43,7 @@ def _interleave(information: list[TaskFamily], actions: list[TaskFamily]) -> lis
     return order
 
 
-FAMILIES: list[TaskFamily] = _interleave(INFORMATION_FAMILIES + ACTIVITY_FAMILIES, ACTION_FAMILIES + CONTENT_FAMILIES + DISCUSSION_FAMILIES)
+FAMILIES: list[TaskFamily] = _interleave(INFORMATION_FAMILIES + ACTIVITY_FAMILIES, ACTION_FAMILIES + ISSUE_FAMILIES + CONTENT_FAMILIES + DISCUSSION_FAMILIES)
 
 #: The ``func:`` helpers this site's task data names, by name (the embedded suite registers them with the
 #: evaluators when it loads).
