@@ -112,6 +112,22 @@ def test_price_and_brand_filters(shop):
     assert len(texts(cleared, ".product-item-link")) == 12
 
 
+def test_min_max_price_form_filters_by_a_typed_range(shop):
+    doc = page(shop.get("/electronics.html?product_list_order=price&brand=EchoLine"))
+    form = doc.cssselect("form.filter-price-range")[0]
+    kept = {field.get("name"): field.get("value") for field in form.cssselect("input[type=hidden]")}
+    assert kept == {"product_list_order": "price", "brand": "EchoLine"}
+    response = shop.get("/electronics.html", query_string={**kept, "price_from": "", "price_to": "30"})
+    assert response.status_code == 302
+    assert response.headers["Location"].endswith("/electronics.html?product_list_order=price&price=0-30&brand=EchoLine")
+    filtered = page(shop.get(response.headers["Location"]))
+    assert prices(filtered) and all(p < 30 for p in prices(filtered))
+    assert "$0.00 - $29.99" in filtered.text_content()
+    between = shop.get("/catalogsearch/result/", query_string={"q": "headphones", "price_from": "20", "price_to": "60.5"})
+    assert between.headers["Location"].endswith("/catalogsearch/result/?q=headphones&price=20-60.50")
+    assert all(20 <= p < 60.5 for p in prices(page(shop.get(between.headers["Location"]))))
+
+
 def test_search_finds_products_sorts_and_paginates(shop, world):
     product = product_of(world, "name LIKE ?", "%Dark Roast Ground Coffee%")
     doc = page(shop.get("/catalogsearch/result/", query_string={"q": product["name"]}))
@@ -319,6 +335,7 @@ def test_contact_form(site_client):
                       follow_redirects=True)
     assert "Thanks for contacting us" in sent.get_data(as_text=True)
     assert guest.post("/contact/", data={"name": "Ann", "email": "", "comment": ""}).status_code == 400
+    assert "What’s on your mind?" in page(guest.get("/contact/index/")).text_content()  # Magento's long address
 
 
 def test_writes_are_isolated_between_worlds_and_reset_restores(world):

@@ -7,7 +7,8 @@ import re
 import lxml.html
 import pytest
 
-from webarena_gym.sites.shopping.families import FAMILIES
+from webarena_gym.evaluators.functions import register_functions
+from webarena_gym.sites.shopping.families import FAMILIES, FUNCTIONS
 from webarena_gym.sites.world import pristine_database
 
 from .family_checks import (
@@ -32,6 +33,7 @@ def test_instances_are_valid_distinct_and_deterministic():
 
 
 def test_evaluator_mix_follows_webarena_lite():
+    register_functions(FUNCTIONS)  # what loading the suite does; this test may run before any env is made
     check_evaluator_mix(FAMILIES, INSTANCES, site_url="__SHOPPING__", string_match=(0.45, 0.65),
                         url_match=(0.15, 0.3), program_html=(0.2, 0.35))
 
@@ -96,3 +98,52 @@ def test_oracle_solves_the_first_instances(family):
 @pytest.mark.parametrize("family", FAMILIES, ids=lambda f: f.name)
 def test_wrong_or_missing_answers_earn_nothing(family):
     check_wrong_answers_earn_nothing(INSTANCES[family.name][:1])
+
+
+def test_new_lite_template_references_agree_with_the_site(site_client):
+    """References of the families written to Lite's templates match what the store's pages show."""
+    client = site_client("shopping", user=EMMA)
+
+    def doc(path: str) -> lxml.html.HtmlElement:
+        response = client.get(path.replace("__SHOPPING__", ""), follow_redirects=True)
+        assert response.status_code == 200, path
+        return lxml.html.fromstring(response.get_data(as_text=True))
+
+    def listed_prices(page: lxml.html.HtmlElement) -> list[float]:
+        return [float(p.text_content().strip("$").replace(",", "")) for p in page.cssselect(".product-items .price")]
+
+    rows = [[cell.text_content().strip() for cell in row.cssselect("td")]
+            for p in range(1, 5) for row in doc(f"/sales/order/history/?p={p}").cssselect("#my-orders-table tbody tr")]
+    statuses = {int(row[0]): row[4].lower() for row in rows}
+    for item in INSTANCES["shopping.order_statuses"]:
+        numbers = [int(n) for n in item["instantiation_dict"]["order_number"].split(" and ")]
+        assert item["eval"]["reference_answers"]["fuzzy_match"] == [f"{n}: {statuses[n]}" for n in numbers]
+    canceled_2022 = sum(float(row[3].strip("$").replace(",", "")) for row in rows
+                        if row[4] == "Canceled" and row[1].endswith("/22"))
+    refund = next(i for i in INSTANCES["shopping.refund_for_cancelled_orders"] if i["instantiation_dict"]["time"] == "2022")
+    assert f"{canceled_2022:.2f}" in refund["eval"]["reference_answers"]["must_include"][0].split(" |OR| ")
+
+    for item in INSTANCES["shopping.product_kind_price_range"][:8]:
+        kind = item["instantiation_dict"]["product"]
+        results = doc(f"/catalogsearch/result/?q={kind}")
+        found = [float(p.cssselect(".price")[0].text_content().strip("$").replace(",", ""))
+                 for p in results.cssselect(".product-item") if kind in p.cssselect(".product-item-link")[0].text_content().lower()]
+        low, high = item["eval"]["reference_answers"]["must_include"]
+        assert (f"{min(found):.2f}", f"{max(found):.2f}") == (low.split(" |OR| ")[-1], high.split(" |OR| ")[-1])
+
+    for item in INSTANCES["shopping.products_under_price"]:
+        page = doc(item["eval"]["reference_url"])
+        cap = float(item["instantiation_dict"]["price"])
+        assert page.cssselect("h1")[0].text_content() == item["instantiation_dict"]["product_category"]
+        assert listed_prices(page) and all(p < cap for p in listed_prices(page))
+    for item in INSTANCES["shopping.most_expensive_in_category"]:
+        page = doc(item["eval"]["reference_url"])
+        assert listed_prices(page) == sorted(listed_prices(page), reverse=True)
+    for item in INSTANCES["shopping.sorted_search_listing"]:
+        page = doc(item["eval"]["reference_url"])
+        if "price" in item["instantiation_dict"]["sorting_order"]:
+            shown = listed_prices(page)
+            assert shown == sorted(shown, reverse="descending" in item["instantiation_dict"]["sorting_order"])
+        else:
+            names = [a.text_content().lower() for a in page.cssselect(".product-item-link")]
+            assert names == sorted(names, reverse="reverse" in item["instantiation_dict"]["sorting_order"])

@@ -73,6 +73,12 @@ class Listing:
         return [(key, self.params[key]) for key in ("q",) if self.params.get(key)]
 
     @property
+    def range_fields(self) -> list[tuple[str, str]]:
+        """Parameters the Min/Max price form keeps (the query, the sort order, the brand)."""
+        keep = ("q", "product_list_order", "product_list_dir", "brand")
+        return [(key, self.params[key]) for key in keep if self.params.get(key)]
+
+    @property
     def trailing_fields(self) -> list[tuple[str, str]]:
         return [(key, self.params[key]) for key in ("price", "brand") if self.params.get(key)]
 
@@ -86,6 +92,30 @@ def parse_price(value: str | None) -> tuple[int, int | None] | None:
         return int(float(low) * 100), (int(float(high) * 100) if high else None)
     except ValueError:
         return None
+
+
+def _amount(raw: str | None) -> float | None:
+    try:
+        value = float((raw or "").strip().lstrip("$"))
+    except ValueError:
+        return None
+    return value if value >= 0 else None
+
+
+def _plain(value: float) -> str:
+    return f"{value:g}" if value == int(value) else f"{value:.2f}"
+
+
+def custom_price_url(args: Any, base: str) -> str | None:
+    """Where the Min/Max price form leads: the list filtered by ``price=low-high`` (None when not submitted)."""
+    if "price_from" not in args and "price_to" not in args:
+        return None
+    low, high = _amount(args.get("price_from")), _amount(args.get("price_to"))
+    params = {key: args[key] for key in PARAM_ORDER if args.get(key) and key not in ("price", "p")}
+    if low is not None or high is not None:
+        params["price"] = f"{_plain(low or 0)}-{_plain(high) if high is not None else ''}"
+    query = [(key, params[key]) for key in PARAM_ORDER if params.get(key)]
+    return base + ("?" + urlencode(query) if query else "")
 
 
 def price_range_label(value: str) -> str:

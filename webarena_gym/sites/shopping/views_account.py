@@ -213,7 +213,8 @@ def my_reviews():
     return render_template("my_reviews.html", reviews=reviews)
 
 
-@bp.route("/contact/", methods=["GET", "POST"])
+@bp.route("/contact/index/", methods=["GET", "POST"])
+@bp.route("/contact/", methods=["GET", "POST"])  # registered first, so url_for() gives the short address
 def contact():
     customer = store.customer()
     values = {name: (request.form.get(name) or "").strip() for name in ("name", "email", "telephone", "comment")}

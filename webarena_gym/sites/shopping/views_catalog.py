@@ -8,7 +8,7 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 
 from ..webapp import db, world
 from . import store
-from .listing import build_listing
+from .listing import build_listing, custom_price_url
 
 bp = Blueprint("catalog", __name__)
 
@@ -23,7 +23,7 @@ def home() -> str:
 
 
 @bp.get("/<path:path>.html")
-def catalog_page(path: str) -> str:
+def catalog_page(path: str):
     category = db().execute("SELECT * FROM categories WHERE url_path = ?", (path,)).fetchone()
     if category is not None:
         return _category_page(category)
@@ -36,6 +36,9 @@ def catalog_page(path: str) -> str:
 @bp.get("/catalogsearch/result/index/")
 @bp.get("/catalogsearch/result/")  # registered first, so url_for() gives Magento's usual address
 def search() -> str:
+    target = custom_price_url(request.args, url_for("catalog.search"))
+    if target is not None:
+        return redirect(target)
     query = (request.args.get("q") or "").strip()
     terms = re.findall(r"[a-z0-9]+", query.lower())
     matches = []
@@ -79,7 +82,10 @@ def _relevance(product: dict, phrase: str, terms: list[str]) -> int:
     return score + (100 if phrase in name else 0)
 
 
-def _category_page(category) -> str:
+def _category_page(category):
+    target = custom_price_url(request.args, url_for("catalog.catalog_page", path=category["url_path"]))
+    if target is not None:
+        return redirect(target)
     listing = build_listing(
         store.products_in_category(category["id"]), request.args, url_for("catalog.catalog_page", path=category["url_path"])
     )

@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ....tasks.families import TaskFamily
-from . import common, content, information, navigation
+from . import common, contact, content, information, navigation, orders
 
-FAMILIES: list[TaskFamily] = information.FAMILIES + navigation.FAMILIES + content.FAMILIES
+FAMILIES: list[TaskFamily] = (information.FAMILIES + orders.FAMILIES + navigation.FAMILIES + content.FAMILIES
+                              + contact.FAMILIES)
 
 #: The ``func:`` helpers this site's task data names, by name (the embedded suite registers them with the
 #: evaluators when it loads).

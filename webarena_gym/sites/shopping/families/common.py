@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import random
 import re
 import sqlite3
@@ -143,3 +144,141 @@ def first_listed_product(ctx: OracleContext) -> str:
 
         raise OracleError(f"No product list on {ctx.url}")
     return match.group(1)
+
+
+# -- order history: queries and oracle steps ------------------------------------------------
+
+#: "Today" in the store's WebArena tasks (the seeded orders end in May 2023).
+TODAY = dt.date(2023, 6, 12)
+
+
+def kind_of(name: str, brand: str) -> str:
+    """What a product is, without brand and pack size: ``Deep Conditioning Hair Mask``."""
+    return name[len(brand):].split(",")[0].strip() if name.startswith(brand) else name.split(",")[0].strip()
+
+
+def emma_orders(conn: sqlite3.Connection) -> list[sqlite3.Row]:
+    """Emma Lopez's orders, oldest first."""
+    return rows(conn, "SELECT * FROM orders WHERE customer_id = ? ORDER BY created_at, id", emma_id(conn))
+
+
+def emma_items(conn: sqlite3.Connection) -> list[sqlite3.Row]:
+    """Every line of Emma Lopez's orders with its order's number, date and status and the product's brand."""
+    return rows(conn, "SELECT i.*, o.increment_id, o.created_at, o.status, p.brand FROM order_items i"
+                      " JOIN orders o ON o.id = i.order_id JOIN products p ON p.id = i.product_id"
+                      " WHERE o.customer_id = ? ORDER BY o.created_at, i.id", emma_id(conn))
+
+
+def month_phrase(created_at: str) -> str:
+    """``March 2023`` from a timestamp."""
+    return dt.datetime.fromisoformat(created_at).strftime("%B %Y")
+
+
+def row_date(date: str) -> dt.date:
+    """The date of an order history row (``3/25/23``)."""
+    month, day, year = (int(part) for part in date.split("/"))
+    return dt.date(2000 + year, month, day)
+
+
+def all_order_rows(ctx: OracleContext) -> Iterator[str]:
+    """Open My Orders and read every page of it; returns (generator value) the rows, newest first."""
+    yield from open_order_history(ctx)
+    found = list(order_rows(ctx))
+    while has_next_page(ctx):
+        yield ctx.click("Next", tag="a", exact=True)
+        found += order_rows(ctx)
+    return found
+
+
+def view_order(ctx: OracleContext, number: str) -> Iterator[str]:
+    """From any page: My Orders, the page listing order ``number``, and that order's view."""
+    yield from open_order_history(ctx)
+    while not any(row[0] == number for row in order_rows(ctx)):
+        yield ctx.click("Next", tag="a", exact=True)
+    yield ctx.click(f"View Order {number}", tag="a")
+
+
+def viewed_items(ctx: OracleContext) -> list[dict[str, Any]]:
+    """The lines of the order on screen: name, options (dict), sku, price (float) and qty."""
+    found = []
+    pattern = r"<tr><td>(.*?)</td>\s*<td>(\w+)</td>\s*<td>\$([\d,]+\.\d\d)</td>\s*<td>Ordered: (\d+)</td>"
+    for cell, sku, price, qty in re.findall(pattern, ctx.page.text, re.DOTALL):
+        options = dict(re.findall(r"<dt>([^<]*)</dt>\s*<dd>([^<]*)</dd>", cell))
+        found.append({"name": cell.split("<")[0].strip(), "options": options, "sku": sku,
+                      "price": float(price.replace(",", "")), "qty": int(qty)})
+    return found
+
+
+def dollars(amount: float) -> str:
+    """``1,234.56`` without the dollar sign."""
+    return f"{amount:,.2f}"
+
+
+def listed_products(ctx: OracleContext) -> list[tuple[str, int | None, int, float]]:
+    """(name, rating percent or None, review count, price) of each product in the list on screen."""
+    pattern = (r"<li><a id=\"\d+\">([^<]+)</a>\s*(?:Rating: (\d+)% <a id=\"\d+\">(\d+) Reviews?</a>\s*)?"
+               r"\$([\d,]+\.\d\d)")
+    return [(name, int(rating) if rating else None, int(count or 0), float(price.replace(",", "")))
+            for name, rating, count, price in re.findall(pattern, ctx.page.text)]
+
+
+def products_under(conn: sqlite3.Connection, category_id: int) -> list[sqlite3.Row]:
+    """Products of a category and its descendants, with their review count and average rating."""
+    return rows(conn, "WITH RECURSIVE tree(id) AS (SELECT ? UNION ALL SELECT c.id FROM categories c"
+                      " JOIN tree ON c.parent_id = tree.id) SELECT p.*, (SELECT COUNT(*) FROM reviews r"
+                      " WHERE r.product_id = p.id) AS review_count, (SELECT AVG(rating) FROM reviews r"
+                      " WHERE r.product_id = p.id) AS rating_average FROM products p"
+                      " WHERE p.category_id IN (SELECT id FROM tree) ORDER BY p.id", category_id)
+
+
+def checkout_product(ctx: OracleContext) -> Iterator[str]:
+    """On a product page: choose the first value of every option, add to cart, check out and place the order."""
+    for select in [e for e in ctx.elements if e.tag == "select" and e.options[:1] == ("Choose an Option...",)]:
+        yield ctx.select(select.label, select.options[1])
+    yield from checkout_cart(ctx, add=True)
+
+
+def checkout_cart(ctx: OracleContext, add: bool = False) -> Iterator[str]:
+    """(Add to cart,) open the cart, check out with the saved address and place the order."""
+    if add:
+        yield ctx.click("Add to Cart", tag="button", exact=True)
+        yield ctx.click("My Cart", tag="a")
+    yield ctx.click("Proceed to Checkout", tag="a", exact=True)
+    yield ctx.click("Next", tag="button", exact=True)
+    yield ctx.click("Place Order", tag="button", exact=True)
+
+
+def orders_in_month(ctx: OracleContext, year: int, month: int) -> Iterator[str]:
+    """Open My Orders and page through the rows of a month; returns (generator value) those rows."""
+    yield from open_order_history(ctx)
+    found = []
+    while True:
+        found += [row for row in order_rows(ctx) if (row_date(row[1]).year, row_date(row[1]).month) == (year, month)]
+        if any(row_date(row[1]) < dt.date(year, month, 1) for row in order_rows(ctx)) or not has_next_page(ctx):
+            return found
+        yield ctx.click("Next", tag="a", exact=True)
+
+
+def open_row_order(ctx: OracleContext, number: str) -> Iterator[str]:
+    """View an order from the history page on screen, or through My Orders when it is on another page."""
+    if any(row[0] == number for row in order_rows(ctx)):
+        yield ctx.click(f"View Order {number}", tag="a")
+    else:
+        yield from view_order(ctx, number)
+
+
+def every_listed_product(ctx: OracleContext) -> Iterator[str]:
+    """Read every page of the product list on screen; returns (generator value) (page, product) pairs."""
+    page, found = 1, [(1, product) for product in listed_products(ctx)]
+    while has_next_page(ctx):
+        yield ctx.click("Next", tag="a", exact=True)
+        page += 1
+        found += [(page, product) for product in listed_products(ctx)]
+    return found
+
+
+def open_listed_product(ctx: OracleContext, page: int, name: str, last_page: int) -> Iterator[str]:
+    """Open a product of a paginated list, going back to its page first (the reader is on ``last_page``)."""
+    if page != last_page:
+        yield ctx.click(str(page), tag="a", exact=True)
+    yield ctx.click(name, tag="a", exact=True)

@@ -12,10 +12,13 @@ from ....sites.shopping.store import long_date, rating_percent
 from ....tasks.families import TaskFamily, money
 from ....tasks.task import any_of
 from .common import (
+    SHOPPING,
     answer,
     emma_id,
     family,
     has_next_page,
+    kind_of,
+    listed_products,
     open_order_history,
     open_product,
     order_rows,
@@ -199,6 +202,74 @@ def _no_review_solve(ctx) -> Iterator[str]:
         yield ctx.exit("The product has reviews.")
 
 
+# -- Reviewers who mention an aspect, asked on the product's page (must_include) -----------
+
+
+def _page_reviewer_instances(conn):
+    keywords = sorted(ASPECTS)
+    products = rows(conn, "SELECT p.id, p.url_key FROM products p WHERE (SELECT COUNT(*) FROM reviews r"
+                          " WHERE r.product_id = p.id) >= 3 ORDER BY p.id")
+    found: dict[str, tuple[str, list[str]]] = {}
+    for product in products:
+        reviews = rows(conn, "SELECT nickname, summary, body FROM reviews WHERE product_id = ? ORDER BY id", product["id"])
+        offset = product["id"] % len(keywords)
+        for keyword in keywords[offset:] + keywords[:offset]:
+            names = [r["nickname"] for r in reviews if mentions(f"{r['summary']} {r['body']}", keyword)]
+            if 1 <= len(names) <= 3 and keyword not in found:
+                # the intent names only the aspect: one product per aspect, one aspect per product
+                found[keyword] = (product["url_key"], names)
+                break
+    for keyword, (url_key, names) in found.items():
+        yield {"description": keyword}, answer(must_include=names), f"{SHOPPING}/{url_key}.html"
+
+
+def _page_reviewer_solve(ctx) -> Iterator[str]:
+    keyword = ctx.instantiation["description"]
+    names = []
+    for block in re.findall(r"<li>(.*?)</li>", ctx.page.text, re.DOTALL):
+        author = re.search(r"Review by (.+?), posted on", block)
+        if author and mentions(block.split("Review by")[0], keyword):
+            names.append(author.group(1))
+    yield ctx.exit(", ".join(names) or "N/A")
+
+
+# -- Rating of a product, as Lite words it (must_include, percentage |OR| stars) -----------
+
+
+def _plain_rating_instances(conn):
+    rated = rows(conn, "SELECT p.name, AVG(r.rating) AS average, COUNT(*) AS n FROM products p"
+                       " JOIN reviews r ON r.product_id = p.id GROUP BY p.id HAVING n >= 3 ORDER BY p.id")
+    clear = [row for row in rated if abs(row["average"] - math.floor(row["average"]) - 0.5) > 1e-9]
+    for row in pick(clear, 16, salt=61):
+        stars = math.floor(row["average"] + 0.5)
+        yield {"product": row["name"]}, answer(must_include=[any_of(str(rating_percent(row["average"])), str(stars))])
+
+
+# -- Price range of a kind of product (must_include) ---------------------------------------
+
+
+def _kind_range_instances(conn):
+    by_kind: dict[str, list[int]] = {}
+    for product in rows(conn, "SELECT name, brand, price FROM products ORDER BY id"):
+        by_kind.setdefault(kind_of(product["name"], product["brand"]).lower(), []).append(product["price"])
+    # a kind whose name is inside another kind's name would pull that kind's products in too
+    kinds = [k for k, prices in by_kind.items() if len(prices) >= 2 and min(prices) < max(prices)
+             and not any(k != other and k in other for other in by_kind)]
+    for kind in pick(kinds, 20, salt=63):
+        prices = by_kind[kind]
+        yield {"product": kind}, answer(must_include=[money(min(prices) / 100), money(max(prices) / 100)])
+
+
+def _kind_range_solve(ctx) -> Iterator[str]:
+    kind = ctx.instantiation["product"]
+    yield ctx.search("Search", kind)
+    prices = [price for name, _rating, _count, price in listed_products(ctx) if kind in name.lower()]
+    while has_next_page(ctx):
+        yield ctx.click("Next", tag="a", exact=True)
+        prices += [price for name, _rating, _count, price in listed_products(ctx) if kind in name.lower()]
+    yield ctx.exit(f"${min(prices):,.2f} - ${max(prices):,.2f}")
+
+
 FAMILIES: list[TaskFamily] = [
     family("product_sku", "What is the SKU of {{product}}?", "information", _sku_instances, _sku_solve),
     family("orders_in_month", "How many orders did I place in {{month}}?", "information",
@@ -215,4 +286,10 @@ FAMILIES: list[TaskFamily] = [
            _brand_range_instances, _brand_range_solve),
     family("summarize_missing_reviews", "Summarize customer reviews for {{product}}.", "information",
            _no_review_instances, _no_review_solve),
+    family("reviewers_mentioning_here", "List out reviewers, if exist, who mention about {{description}}", "information",
+           _page_reviewer_instances, _page_reviewer_solve),
+    family("product_rating_plain", "What is the rating of {{product}}", "information", _plain_rating_instances,
+           _rating_solve),
+    family("product_kind_price_range", "What is the price range of {{product}} in the One Stop Market?", "information",
+           _kind_range_instances, _kind_range_solve),
 ]
