@@ -118,6 +118,8 @@ def _tabs(root) -> bool:
             tabs = [c for c in node.xpath(".//a | .//*[@data-role='collapsible' or @data-role='title']")]
             if len(tabs) >= 2:
                 return True
+        if len([c for c in node.xpath("./li/a | ./li/button | ./a | ./button") if _class_has(c, " tab ")]) >= 2:
+            return True
     return False
 
 
@@ -267,8 +269,8 @@ def _searchable_dropdown(root) -> bool:
 def _date_picker(root) -> bool:
     if _visible(root.xpath("//input[@type='date']")):
         return True
-    return any(_class_has(n, "datepicker", " ui-datepicker-trigger ", " _has-datepicker ", " date-picker ")
-               for n in _visible(root.xpath("//input | //button")))
+    return any(_class_has(n, "datepicker", " ui-datepicker-trigger ", " _has-datepicker ", " date-picker ", " input-date ")
+               or '"calendar"' in _attr(n, "data-mage-init") for n in _visible(root.xpath("//input | //button")))
 
 
 def _reactions(root) -> bool:
@@ -302,7 +304,8 @@ def _role_dropdown(root) -> bool:
 
 
 def _export(root) -> bool:
-    return any(re.search(r"\bexport\b", _label_of(c)) for c in _controls(root)) or bool(
+    in_menu = "ancestor::nav or ancestor::*[@role='menu' or @role='menubar']"
+    return any(re.search(r"\bexport\b", _label_of(c)) and not c.xpath(in_menu) for c in _controls(root)) or bool(
         _visible(root.xpath("//select[contains(@name, 'export') or contains(@id, 'export')]")))
 
 
