@@ -267,7 +267,7 @@ def _searchable_dropdown(root) -> bool:
 
 
 def _date_picker(root) -> bool:
-    if _visible(root.xpath("//input[@type='date']")):
+    if _visible(root.xpath("//input[@type='date'] | //*[contains(@class, 'datepicker')]//input")):
         return True
     return any(_class_has(n, "datepicker", " ui-datepicker-trigger ", " _has-datepicker ", " date-picker ", " input-date ")
                or '"calendar"' in _attr(n, "data-mage-init") for n in _visible(root.xpath("//input | //button")))
