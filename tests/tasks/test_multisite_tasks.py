@@ -13,6 +13,7 @@ import pytest
 from webarena_gym.evaluators.functions import registered_functions
 from webarena_gym.oracle_runner import run_oracle
 from webarena_gym.sites.world import pristine_database
+from webarena_gym.suites.embedded import all_families
 from webarena_gym.suites.multisite import FAMILIES
 
 from .family_checks import check_instances, check_oracle_solves, check_quota, check_wrong_answers_earn_nothing
@@ -56,6 +57,7 @@ def test_references_name_sites_by_placeholder_never_by_port():
 
 
 def test_evaluator_mix_follows_webarena_lite():
+    all_families()  # loading the suite registers the sites' func: helpers (so this test runs alone too)
     kinds = [tuple(instances(f.name)[0]["eval"]["eval_types"]) for f in FAMILIES]
     assert sum("program_html" in k for k in kinds) > len(kinds) / 2
     assert ("string_match",) in kinds
@@ -165,3 +167,51 @@ def test_the_test_split_has_webarena_lites_165_tasks_with_ten_multisite():
     assert sum("string_match" in task.eval.eval_types for task in multisite) in (2, 3, 4)
     train_intents = {task.intent for task in embedded_tasks("train") if len(task.sites) > 1}
     assert train_intents and not train_intents & {task.intent for task in multisite}
+
+
+# --- the encyclopedia and the map ------------------------------------------------------
+
+
+def test_find_on_map_descriptions_name_one_place_of_the_encyclopedias_lists(site_client):
+    from webarena_gym.sites.wikipedia.articles import LISTS
+    from webarena_gym.suites.multisite.wiki_map import NOUNS
+
+    wiki, osm = site_client("wikipedia"), site_client("map")
+    for item in instances("multisite.find_on_map"):
+        description = item["instantiation_dict"]["description"]
+        kind = next(k for k, noun in NOUNS.items() if description.startswith(f"the {noun} in Pittsburgh "))
+        fact = re.sub(r"^the .+? in Pittsburgh (?:that (?:was founded|opened) in|founded by|named after) ", "",
+                      description)
+        page = html.unescape(wiki.get(f"/wikipedia_en_all_maxi_2022-05/A/{LISTS[kind][0].replace(' ', '_')}")
+                             .get_data(as_text=True))
+        rows = [row for row in page.split("<tr>")[2:] if re.search(rf">{re.escape(fact)}<", row)]
+        name, coordinates = item["eval"]["program_html"][0]["required_contents"]["must_include"]
+        assert len(rows) == 1 and name in re.sub(r" \(Pittsburgh\)", "", rows[0]), (description, rows)
+        # the place page shows the coordinates; the search results that lead there do not
+        search = html.unescape(osm.get("/search", query_string={"query": name}, follow_redirects=True).get_data(as_text=True))
+        assert name in search and coordinates not in search
+
+
+def test_stadium_route_wants_the_car_and_the_teams_venue():
+    from webarena_gym.suites.multisite.common import switch_to, visit
+
+    item = instances("multisite.stadium_route")[0]
+    values = item["instantiation_dict"]
+
+    def route(mode_option: str, destination: str):
+        def solve(ctx):
+            yield from visit(ctx, "wikipedia")
+            yield from switch_to(ctx, "map")
+            yield ctx.click("Directions", tag="a", exact=True)
+            yield ctx.select("Mode of travel", mode_option)
+            yield ctx.type("From", values["location"])
+            yield ctx.type("To", destination)
+            yield ctx.click("Get directions", tag="button")
+            yield ctx.exit("Here is the way.")
+        return solve
+
+    venue = item["eval"]["program_html"][1]["required_contents"]["must_include"][0]
+    assert run_oracle(item, route("Car (OSRM)", venue)).reward == 1.0
+    assert run_oracle(item, route("Bicycle (OSRM)", venue)).reward == 0.0
+    other = "PPG Paints Arena" if venue != "PPG Paints Arena" else "PNC Park"
+    assert run_oracle(item, route("Car (OSRM)", other)).reward == 0.0

@@ -16,17 +16,17 @@ tasks score the same whichever port a backend serves the sites on.
 from __future__ import annotations
 
 from ...tasks.families import TaskFamily
-from . import answers, to_forum, to_gitlab
+from . import answers, to_forum, to_gitlab, wiki_map
 
 
 def _ordered(families: list[TaskFamily]) -> list[TaskFamily]:
-    """The suite's test split takes ten multi-site tasks round-robin in this order, so the
-    first two families get a second task: leading with one string_match family gives
-    WebArena-Lite's share of about a third string_match among its multi-site tasks."""
+    """The suite's test split takes ten multi-site tasks round-robin in this order, one from each of the
+    first ten families: two string_match and eight program_html ones (WebArena-Lite's ten: three
+    string_match, seven program_html), the two over the encyclopedia and the map among them."""
     order = ("team_cost", "promote_project", "zip_code_post", "price_issue", "review_titles_post",
-             "top_post_issue", "travel_time_post", "missing_forum")
+             "top_post_issue", "travel_time_post", "missing_forum", "find_on_map", "stadium_route")
     by_name = {f.name.removeprefix("multisite."): f for f in families}
     return [by_name[name] for name in order]
 
 
-FAMILIES: list[TaskFamily] = _ordered(answers.FAMILIES + to_forum.FAMILIES + to_gitlab.FAMILIES)
+FAMILIES: list[TaskFamily] = _ordered(answers.FAMILIES + to_forum.FAMILIES + to_gitlab.FAMILIES + wiki_map.FAMILIES)
