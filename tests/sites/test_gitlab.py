@@ -157,12 +157,14 @@ def test_new_issue_comment_close_reopen_and_sidebar_edits(gitlab):
     gitlab.post(f"{path}/state", data={"state_event": "reopen"})
     doc = html(gitlab.get(path))
     assert texts(doc, ".issuable-status-badge") == ["Open"]
-    bug = next(box for box in doc.cssselect('input[type="checkbox"]') if texts(doc, f'label[for="{box.get("id")}"]') == ["bug"])
-    gitlab.post(f"{path}/edit", data={"labels_form": "1", bug.get("name"): "1"})
+    menu = html(gitlab.get(f"{path}?edit=labels&q=bu"))
+    options = menu.cssselect('[role="listbox"] [role="option"]')
+    assert menu.cssselect('input[role="combobox"]') and [o.text_content() for o in options] == ["bug"]
+    gitlab.post(f"{path}/edit", data={"toggle_label": options[0].get("value")})
     gitlab.post(f"{path}/edit", data={"assignee_username": ""})
     doc = html(gitlab.get(path))
-    assert texts(doc, ".labels .label") == ["bug"] and texts(doc, ".assignee") == ["None"]
-    assert "added ~bug" in texts(doc, ".note.system .note-body")
+    assert texts(doc, ".labels .label") == ["bug"] and texts(doc, "p.assignee") == ["None"]
+    assert "added ~bug label" in texts(doc, ".note.system .note-body")
     assert gitlab.post("/byteblaze/dotfiles/-/issues/new", data={"title": ""}).status_code == 200
 
 

@@ -32,6 +32,7 @@ def create_app() -> Flask:
     app = create_site_app("gitlab", __name__)
     app.jinja_env.filters["date"] = format_date
     app.jinja_env.filters["datetime"] = format_datetime
+    app.jinja_env.filters["day"] = lambda value: format_date(f"{value} 00:00:00") if value else ""
     app.jinja_env.filters["iso"] = lambda value: value.replace(" ", "T") if value else ""
     app.jinja_env.filters["role"] = lambda level: ROLES.get(level, "")
 

@@ -48,7 +48,15 @@ CREATE TABLE labels (
 CREATE TABLE issues (
     id INTEGER PRIMARY KEY, project_id INTEGER NOT NULL, iid INTEGER NOT NULL, title TEXT NOT NULL,
     description TEXT NOT NULL, state TEXT NOT NULL, author_id INTEGER NOT NULL, assignee_id INTEGER,
-    created_at TEXT NOT NULL, updated_at TEXT NOT NULL, closed_at TEXT, UNIQUE (project_id, iid)
+    created_at TEXT NOT NULL, updated_at TEXT NOT NULL, closed_at TEXT, due_date TEXT, milestone_id INTEGER,
+    UNIQUE (project_id, iid)
+);
+CREATE TABLE milestones (
+    id INTEGER PRIMARY KEY, project_id INTEGER NOT NULL, title TEXT NOT NULL, description TEXT NOT NULL DEFAULT '',
+    due_date TEXT, state TEXT NOT NULL DEFAULT 'active', UNIQUE (project_id, title)
+);
+CREATE TABLE issue_subscriptions (
+    issue_id INTEGER NOT NULL, user_id INTEGER NOT NULL, subscribed INTEGER NOT NULL, PRIMARY KEY (issue_id, user_id)
 );
 CREATE TABLE issue_labels (issue_id INTEGER NOT NULL, label_id INTEGER NOT NULL, PRIMARY KEY (issue_id, label_id));
 CREATE TABLE merge_requests (
@@ -131,6 +139,7 @@ class _Seeder:
         self.seed_busy_threads()
         self.seed_review_replies()
         self.seed_awards()
+        self.seed_milestones_and_due_dates()
 
     def random_time(self, start: dt.datetime, end: dt.datetime = DATA_END) -> dt.datetime:
         span = max(int((end - start).total_seconds()) // 60, 1)
@@ -397,6 +406,27 @@ class _Seeder:
                 for uid in rng.sample(everyone, rng.randint(1, 4)):
                     name = rng.choice(("thumbsup", "thumbsup", "thumbsup", "heart", "tada", "eyes", "rocket", "thumbsdown"))
                     self.conn.execute("INSERT INTO award_emoji (note_id, user_id, name) VALUES (?, ?, ?)", (note_id, uid, name))
+
+    def seed_milestones_and_due_dates(self) -> None:
+        """Two to four milestones a project; some issues planned into one, some with a due date."""
+        rng = self.rng
+        for (project_id,) in self.conn.execute("SELECT id FROM projects ORDER BY id").fetchall():
+            ids = []
+            for number in range(rng.randint(2, 4)):
+                due = dt.date(2023, 1, 15) + dt.timedelta(days=60 * number + rng.randint(0, 30))
+                ids.append(self.conn.execute(
+                    "INSERT INTO milestones (project_id, title, description, due_date, state) VALUES (?, ?, ?, ?, ?)",
+                    (project_id, f"v{number + 1}.0", f"Release {number + 1}.0", due.isoformat(),
+                     "closed" if due < DATA_END.date() - dt.timedelta(days=90) else "active"),
+                ).lastrowid)
+            for issue_id, state in self.conn.execute(
+                "SELECT id, state FROM issues WHERE project_id = ? ORDER BY id", (project_id,)
+            ).fetchall():
+                milestone = rng.choice(ids) if rng.random() < 0.4 else None
+                due = None
+                if state == "opened" and rng.random() < 0.25:
+                    due = (dt.date(2023, 6, 1) + dt.timedelta(days=rng.randint(0, 240))).isoformat()
+                self.conn.execute("UPDATE issues SET milestone_id = ?, due_date = ? WHERE id = ?", (milestone, due, issue_id))
 
     # -- social -------------------------------------------------------------------------
 

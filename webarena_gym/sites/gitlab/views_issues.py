@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import datetime as dt
+
 from flask import Blueprint, abort, redirect, request, url_for
 
 from ..webapp import db
 from .notes import add_note, discussion, post_comment, wants_preview
 from .queries import (
+    me,
     me_required,
     now_stamp,
     paginate,
@@ -32,8 +35,9 @@ ISSUE_SORTS = {
 def issue_or_404(project_id: int, iid: int):
     row = db().execute(
         "SELECT i.*, u.name AS author_name, u.username AS author_username, a.name AS assignee_name,"
-        " a.username AS assignee_username FROM issues i JOIN users u ON u.id = i.author_id"
-        " LEFT JOIN users a ON a.id = i.assignee_id WHERE i.project_id = ? AND i.iid = ?",
+        " a.username AS assignee_username, ms.title AS milestone_title FROM issues i JOIN users u ON u.id = i.author_id"
+        " LEFT JOIN users a ON a.id = i.assignee_id LEFT JOIN milestones ms ON ms.id = i.milestone_id"
+        " WHERE i.project_id = ? AND i.iid = ?",
         (project_id, iid),
     ).fetchone()
     if row is None:
@@ -113,26 +117,34 @@ def new_issue(namespace: str, project: str):
     row, user = project_or_404(namespace, project), me_required()
     labels = db().execute("SELECT * FROM labels WHERE project_id = ? ORDER BY name", (row["id"],)).fetchall()
     members = project_members(row["id"])
-    form = {"title": request.form.get("title", "").strip(), "description": request.form.get("description", "").strip()}
+    milestones = milestones_of(row["id"])
+    form = {key: request.form.get(key, "").strip() for key in ("title", "description", "due_date")}
     errors: list[str] = []
     if request.method == "POST":
         if not form["title"]:
             errors.append("Title can't be blank.")
+        if form["due_date"] and parse_due_date(form["due_date"]) is None:
+            errors.append(f"Due date {form['due_date']!r} is not a date; use YYYY-MM-DD.")
         assignee = _member_id(members, request.form.get("assignee_username", ""))
         if not errors:
             moment = now_stamp()
             iid = db().execute("SELECT COALESCE(MAX(iid), 0) + 1 FROM issues WHERE project_id = ?", (row["id"],)).fetchone()[0]
+            milestone = request.form.get("milestone_id", type=int)
+            milestone = milestone if any(m["id"] == milestone for m in milestones) else None
             issue_id = db().execute(
-                "INSERT INTO issues (project_id, iid, title, description, state, author_id, assignee_id, created_at, updated_at)"
-                " VALUES (?, ?, ?, ?, 'opened', ?, ?, ?, ?)",
-                (row["id"], iid, form["title"], form["description"], user["id"], assignee, moment, moment),
+                "INSERT INTO issues (project_id, iid, title, description, state, author_id, assignee_id, created_at,"
+                " updated_at, due_date, milestone_id) VALUES (?, ?, ?, ?, 'opened', ?, ?, ?, ?, ?, ?)",
+                (row["id"], iid, form["title"], form["description"], user["id"], assignee, moment, moment,
+                 parse_due_date(form["due_date"]), milestone),
             ).lastrowid
             for label in labels:
                 if request.form.get(f"label_{label['id']}"):
                     db().execute("INSERT INTO issue_labels VALUES (?, ?)", (issue_id, label["id"]))
             touch_project(row["id"], moment)
             return redirect(url_for("issues.issue_page", namespace=namespace, project=project, iid=iid))
-    return render_project("new_issue.html", row, "issues", labels=labels, members=members, form=form, errors=errors)
+    return render_project(
+        "new_issue.html", row, "issues", labels=labels, members=members, milestones=milestones, form=form, errors=errors
+    )
 
 
 @bp.get("/<namespace>/<project>/-/issues/<int:iid>")
@@ -145,10 +157,66 @@ def issue_page(namespace: str, project: str, iid: int):
         (issue["id"], row["id"]),
     ).fetchall()
     note_url = url_for("issues.issue_note", namespace=namespace, project=project, iid=iid)
+    edit = request.args.get("edit", "")
+    query = request.args.get("q", "").strip().lower()
+    members = project_members(row["id"])
+    choices = {
+        "assignee": [m for m in members if not query or query in m["username"].lower() or query in m["name"].lower()],
+        "labels": [label for label in labels if not query or query in label["name"].lower()],
+        "milestone": [m for m in milestones_of(row["id"]) if not query or query in m["title"].lower()],
+    }
     return render_project(
-        "issue.html", row, "issues", issue=issue, labels=labels, members=project_members(row["id"]),
+        "issue.html", row, "issues", issue=issue, labels=labels, members=members, edit=edit, query=query,
+        choices=choices, subscribed=is_subscribed(issue), participants=participants(issue),
         **discussion("issue", issue["id"], note_url, namespace, project),
     )
+
+
+def milestones_of(project_id: int):
+    return db().execute(
+        "SELECT * FROM milestones WHERE project_id = ? ORDER BY state, due_date, title", (project_id,)
+    ).fetchall()
+
+
+def is_subscribed(issue) -> bool:
+    """Whether the viewer gets notifications: their own choice, else on for the author and the assignee."""
+    viewer = me()
+    if viewer is None:
+        return False
+    row = db().execute(
+        "SELECT subscribed FROM issue_subscriptions WHERE issue_id = ? AND user_id = ?", (issue["id"], viewer["id"])
+    ).fetchone()
+    return bool(row["subscribed"]) if row else viewer["id"] in (issue["author_id"], issue["assignee_id"])
+
+
+def participants(issue):
+    """Everyone who wrote on the issue, the author first."""
+    return db().execute(
+        "SELECT u.username, u.name FROM users u WHERE u.id = ? OR u.id IN (SELECT author_id FROM notes"
+        " WHERE noteable_type = 'issue' AND noteable_id = ? AND system = 0) ORDER BY u.id = ? DESC, u.username COLLATE NOCASE",
+        (issue["author_id"], issue["id"], issue["author_id"]),
+    ).fetchall()
+
+
+def parse_due_date(text: str) -> str | None:
+    """``2030-1-3`` or ``2030-01-03`` -> ``2030-01-03``; None for anything else."""
+    try:
+        return dt.date(*(int(part) for part in text.strip().split("-"))).isoformat()
+    except (TypeError, ValueError):
+        return None
+
+
+@bp.post("/<namespace>/<project>/-/issues/<int:iid>/subscription")
+@signed_in
+def issue_subscription(namespace: str, project: str, iid: int):
+    """The sidebar's notifications switch."""
+    row, user = project_or_404(namespace, project), me_required()
+    issue = issue_or_404(row["id"], iid)
+    db().execute(
+        "INSERT OR REPLACE INTO issue_subscriptions VALUES (?, ?, ?)",
+        (issue["id"], user["id"], int(request.form.get("subscribed") == "1")),
+    )
+    return redirect(url_for("issues.issue_page", namespace=namespace, project=project, iid=iid))
 
 
 @bp.post("/<namespace>/<project>/-/issues/<int:iid>/notes")
@@ -204,6 +272,32 @@ def issue_edit(namespace: str, project: str, iid: int):
             names = {label["id"]: label["name"] for label in labels}
             parts = [f"added ~{names[i]}" for i in sorted(after - before)] + [f"removed ~{names[i]}" for i in sorted(before - after)]
             moment = add_note(row["id"], "issue", issue["id"], user["id"], " ".join(parts), system=True)
+    if "toggle_label" in request.form:
+        label = db().execute(
+            "SELECT * FROM labels WHERE id = ? AND project_id = ?", (request.form.get("toggle_label", type=int), row["id"])
+        ).fetchone()
+        if label is not None:
+            applied = db().execute(
+                "DELETE FROM issue_labels WHERE issue_id = ? AND label_id = ?", (issue["id"], label["id"])
+            ).rowcount
+            if not applied:
+                db().execute("INSERT INTO issue_labels VALUES (?, ?)", (issue["id"], label["id"]))
+            verb = "removed" if applied else "added"
+            moment = add_note(row["id"], "issue", issue["id"], user["id"], f"{verb} ~{label['name']} label", system=True)
+    if "milestone_id" in request.form:
+        milestone = db().execute(
+            "SELECT * FROM milestones WHERE id = ? AND project_id = ?", (request.form.get("milestone_id", type=int), row["id"])
+        ).fetchone()
+        if (milestone["id"] if milestone else None) != issue["milestone_id"]:
+            text = f"changed milestone to %{milestone['title']}" if milestone else "removed milestone"
+            moment = add_note(row["id"], "issue", issue["id"], user["id"], text, system=True)
+            db().execute("UPDATE issues SET milestone_id = ? WHERE id = ?", (milestone["id"] if milestone else None, issue["id"]))
+    if "due_date" in request.form:
+        due = parse_due_date(request.form["due_date"])
+        if due != issue["due_date"]:
+            text = f"changed due date to {dt.date.fromisoformat(due):%B} {int(due[8:])}, {due[:4]}" if due else "removed due date"
+            moment = add_note(row["id"], "issue", issue["id"], user["id"], text, system=True)
+            db().execute("UPDATE issues SET due_date = ? WHERE id = ?", (due, issue["id"]))
     if moment:
         db().execute("UPDATE issues SET updated_at = ? WHERE id = ?", (moment, issue["id"]))
     return redirect(url_for("issues.issue_page", namespace=namespace, project=project, iid=iid))

@@ -191,7 +191,7 @@ def _instances_issue_assignee(conn: sqlite3.Connection) -> Instances:
 
 def _solve_issue_assignee(ctx: OracleContext) -> Iterator[str]:
     yield from open_issue(ctx, ctx.instantiation["repo"], ctx.instantiation["title"])
-    yield ctx.exit(ctx.search_text(r'<h2>Assignee</h2>\s*<p><a id="\d+">([^<]+)</a>'))
+    yield ctx.exit(ctx.search_text(r'<h2>Assignee</h2>\s*(?:<a id="\d+"[^>]*>Edit</a>\s*)?<p><a id="\d+">([^<]+)</a>'))
 
 
 MR_STATE_WORDS = {"opened": ("Open", "Opened"), "merged": ("Merged",), "closed": ("Closed",)}

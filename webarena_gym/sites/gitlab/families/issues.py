@@ -6,10 +6,12 @@ them; the keyword search and the sort (created or updated) are the dashboard's o
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 import sqlite3
 from collections.abc import Iterator
 
+from ....sites.gitlab import seed_text
 from ....tasks.families import TaskFamily, program_html_eval, string_match_eval, url_match_eval
 from ....tasks.oracle import OracleContext, OracleError
 from .common import GITLAB, USER, Instances, family, open_section, projects, repo_name, rng_for
@@ -161,10 +163,58 @@ def _solve_assign_issue(ctx: OracleContext) -> Iterator[str]:
 
 
 def assign(ctx: OracleContext, name: str) -> Iterator[str]:
-    """On an issue page: set the assignee to the member called ``name`` through the sidebar."""
-    option = ctx.search_text(rf"<option[^>]*>({re.escape(name)} \(@[^<]+\))</option>")
-    yield ctx.select("Assignee", option)
-    yield ctx.click("Save assignee", tag="button", exact=True)
+    """On an issue page: the sidebar's assignee "Edit", then the member called ``name`` in its dropdown."""
+    yield ctx.click("Edit assignee", tag="a")
+    yield ctx.search("Search assignee", name)
+    yield ctx.click_element(next(e for e in ctx.find_all(tag="button") if e.text.startswith(f"{name} @")))
+
+
+# -- a new issue with an assignee and a due date (Lite template 327) -----------------------
+
+
+def _new_title(conn: sqlite3.Connection, project_id: int, rng) -> str:
+    taken = {r[0] for r in conn.execute("SELECT title FROM issues WHERE project_id = ?", (project_id,))}
+    while True:
+        template, _label = rng.choice(seed_text.ISSUE_TEMPLATES)
+        title = template.format(c=rng.choice(seed_text.COMPONENTS), f=rng.choice(seed_text.FEATURES),
+                                h=rng.choice(seed_text.HOWTOS), d=rng.choice(seed_text.DEPENDENCIES), n=rng.randint(2, 9))
+        title = title[0].upper() + title[1:]
+        if title not in taken and not re.search(r"[&<>'\"]", title):
+            return title
+
+
+def _instances_issue_due(conn: sqlite3.Connection) -> Instances:
+    rng, out = rng_for("issue_with_due_date"), []
+    for pid, ns, path in projects(conn):
+        members = conn.execute(
+            "SELECT u.username, u.name FROM members m JOIN users u ON u.id = m.user_id WHERE m.project_id = ? ORDER BY u.id",
+            (pid,)).fetchall()
+        username, name = rng.choice(members)
+        due = dt.date(2030, 1, 3) + dt.timedelta(days=rng.randint(0, 700))
+        title = _new_title(conn, pid, rng)
+        out.append(({"repo": repo_name(ns, path), "issue": title, "account": "myself" if username == USER else name,
+                     "due": f"{due.year}-{due.month}-{due.day}"}, program_html_eval(
+            ("last", "document.querySelector('[data-qa-selector=\"title_content\"]').outerText", {"exact_match": title}),
+            ("last", "document.querySelector('[data-testid=\"sidebar-due-date\"').outerText",
+             {"must_include": [f"{due:%b} {due.day}, {due.year}"]}),
+            ("last", "document.querySelector('.block.assignee').outerText", {"must_include": [name]}),
+            reference_url=f"{GITLAB}/{ns}/{path}/-/issues", note="GOLD in PRED",
+        )))
+    return out
+
+
+def _solve_issue_due(ctx: OracleContext) -> Iterator[str]:
+    account = ctx.instantiation["account"]
+    yield from open_section(ctx, ctx.instantiation["repo"], "Issues")
+    yield ctx.click("New issue", tag="a", exact=True)
+    if account == "myself":
+        account = ctx.search_text(rf'<a id="\d+">([^<]+) @{USER}</a>')
+    yield ctx.type("Title", ctx.instantiation["issue"])
+    yield ctx.select("Assignee", ctx.search_text(rf"<option[^>]*>({re.escape(account)} \(@[^<]+\))</option>"))
+    year, month, day = (int(part) for part in ctx.instantiation["due"].split("-"))
+    yield ctx.type("Due date", f"{year:04d}-{month:02d}-{day:02d}")
+    yield ctx.click("Create issue", tag="button", exact=True)
+    yield ctx.exit("")
 
 
 ISSUE_FAMILIES: list[TaskFamily] = [
@@ -173,6 +223,8 @@ ISSUE_FAMILIES: list[TaskFamily] = [
            "navigation", _instances_latest_updated, _solve_latest_updated),
     family("latest_created_issue", "Open my latest created issue that has {{keyword}} in its title to check if it is closed",
            "navigation", _instances_latest_created, _solve_latest_created),
+    family("issue_with_due_date", 'Create an issue in {{repo}} repo with title "{{issue}}". Assign the issue to {{account}}.'
+           " Set due date to be {{due}}", "content", _instances_issue_due, _solve_issue_due),
     family("assign_issue", "Assign the issue regarding {{issue}} in {{repo}} to {{account}}.", "content",
            _instances_assign_issue, _solve_assign_issue),
 ]
