@@ -229,6 +229,49 @@ def _readdress_solve(ctx) -> Iterator[str]:
         yield ctx.exit("N/A")
 
 
+# -- The latest order of a status: its number, its total (must_include; N/A when none) -----
+
+#: How a shopper names a status -> the store's status (None: the store has no such order).
+STATUS_WORDS = {"complete": "Complete", "completed": "Complete", "canceled": "Canceled", "cancelled": "Canceled",
+                "pending": "Pending", "processing": "Processing", "on hold": None, "closed": None,
+                "suspected fraud": None, "payment review": None}
+
+
+def _latest_of_status(conn, status: str | None):
+    if status is None:
+        return None
+    return next((o for o in reversed(emma_orders(conn)) if o["status"] == status), None)
+
+
+def _latest_number_instances(conn):
+    for word, status in STATUS_WORDS.items():
+        order = _latest_of_status(conn, status)
+        yield {"status": word}, answer(must_include=[order["increment_id"] if order else "N/A"])
+
+
+def _latest_total_instances(conn):
+    for word, status in STATUS_WORDS.items():
+        order = _latest_of_status(conn, status)
+        yield {"status": word}, answer(must_include=[money(order["grand_total"] / 100) if order else "N/A"])
+
+
+def _latest_row(ctx) -> Iterator[str]:
+    """Page through My Orders until a row of the asked status; returns (generator value) it or None."""
+    wanted = STATUS_WORDS[ctx.instantiation["status"]]
+    found = yield from all_order_rows(ctx)
+    return next((row for row in found if row[3] == wanted), None)
+
+
+def _latest_number_solve(ctx) -> Iterator[str]:
+    row = yield from _latest_row(ctx)
+    yield ctx.exit(row[0] if row else "N/A")
+
+
+def _latest_total_solve(ctx) -> Iterator[str]:
+    row = yield from _latest_row(ctx)
+    yield ctx.exit(row[2] if row else "N/A")
+
+
 FAMILIES: list[TaskFamily] = [
     family("fulfilled_orders_in_period", "Today is 6/12/2023. Tell me how many fulfilled orders I have {{period}}, "
            "and the total amount of money I spent.", "information", _fulfilled_instances, _fulfilled_solve),
@@ -243,4 +286,8 @@ FAMILIES: list[TaskFamily] = [
            _status_instances, _status_solve),
     family("change_order_address", "Change the delivery address for my most recent order to {{address}}.",
            "information", _readdress_instances, _readdress_solve),
+    family("latest_order_number_of_status", "Get the order number of my most recent {{status}} order", "information",
+           _latest_number_instances, _latest_number_solve),
+    family("latest_order_total_of_status", "Tell me the total cost of my latest {{status}} order?", "information",
+           _latest_total_instances, _latest_total_solve),
 ]
