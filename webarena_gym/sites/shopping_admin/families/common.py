@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from functools import partial
 from typing import TYPE_CHECKING
 
+from ....sites.shopping_admin.menu import MENU
 from ....tasks.families import single_site_family
 from ....tasks.task import any_of
 
@@ -88,15 +89,19 @@ def records_found(ctx: OracleContext) -> int:
 # -- oracle steps -------------------------------------------------------------------------
 
 
-def menu(ctx: OracleContext, link: str) -> str:
-    """Click an entry of the admin menu."""
-    return ctx.click(link, tag="a", exact=True)
+def menu(ctx: OracleContext, link: str) -> Iterator[str]:
+    """Click an entry of the admin menu, opening its section first when it is collapsed."""
+    if not ctx.find_all(link, tag="a", exact=True):
+        section = next(section for section, groups in MENU for _group, links in groups
+                       if any(entry.label == link for entry in links))
+        yield ctx.click(section, tag="summary", exact=True)
+    yield ctx.click(link, tag="a", exact=True)
 
 
 def open_order(ctx: OracleContext, order_id: int) -> Iterator[str]:
     """Sales > Orders, search the order number, open the order."""
     number = f"{order_id:09d}"
-    yield menu(ctx, "Orders")
+    yield from menu(ctx, "Orders")
     yield ctx.search("Search by keyword", number)
     yield ctx.click(f"View order {number}", tag="a", exact=True)
 
@@ -104,7 +109,7 @@ def open_order(ctx: OracleContext, order_id: int) -> Iterator[str]:
 def filter_orders(ctx: OracleContext, *, status: str | None = None, start: dt.date | None = None,
                   end: dt.date | None = None, customer: str | None = None) -> Iterator[str]:
     """Sales > Orders with the grid's filters filled in, then Apply Filters."""
-    yield menu(ctx, "Orders")
+    yield from menu(ctx, "Orders")
     if status:
         yield ctx.select("Status", status)
     if start:

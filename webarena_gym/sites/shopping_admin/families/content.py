@@ -91,7 +91,7 @@ def _price_changes(conn: sqlite3.Connection):
 
 def solve_price(ctx: OracleContext) -> Iterator[str]:
     name = str(ctx.instantiation["product"])
-    yield menu(ctx, "Products")
+    yield from menu(ctx, "Products")
     yield ctx.search("Search by keyword", name)
     yield ctx.click(f"Edit {name}", tag="a", exact=True)
     current = Decimal(ctx.field("Price").attributes["value"])
@@ -164,7 +164,7 @@ def _page_titles(conn: sqlite3.Connection):
 
 
 def solve_page_title(ctx: OracleContext) -> Iterator[str]:
-    yield menu(ctx, "Pages")
+    yield from menu(ctx, "Pages")
     yield ctx.click(f"Edit page {ctx.instantiation['old-heading']}", tag="a", exact=True)
     yield ctx.type("Page Title", str(ctx.instantiation["heading"]))
     yield ctx.click("Save Page", tag="button")
@@ -185,7 +185,7 @@ def field_value(name: str) -> str:
 
 def open_product(ctx: OracleContext, name: str) -> Iterator[str]:
     """Catalog > Products, search the product's name, open its edit page."""
-    yield menu(ctx, "Products")
+    yield from menu(ctx, "Products")
     yield ctx.search("Search by keyword", name)
     yield ctx.click(f"Edit {name}", tag="a", exact=True)
 
@@ -304,7 +304,7 @@ def _brand_shirts(conn: sqlite3.Connection):
 
 def solve_brand_shirts(ctx: OracleContext) -> Iterator[str]:
     brand = str(ctx.instantiation["brand"])
-    yield menu(ctx, "Products")
+    yield from menu(ctx, "Products")
     yield ctx.type("Search by keyword", brand)
     yield ctx.select("Category", "Tees")
     yield ctx.click("Apply Filters", tag="button")

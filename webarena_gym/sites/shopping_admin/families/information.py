@@ -61,7 +61,7 @@ def _bestsellers(conn: sqlite3.Connection):
 def solve_bestseller(ctx: OracleContext) -> Iterator[str]:
     n, period = int(ctx.instantiation["n"]), str(ctx.instantiation["period"])
     start, end = period_bounds(period)
-    yield menu(ctx, "Bestsellers")
+    yield from menu(ctx, "Bestsellers")
     yield ctx.select("Period", "Year" if period.isdigit() else "Month")
     yield ctx.type("From", us(start))
     yield ctx.type("To", us(end))
@@ -84,7 +84,7 @@ def _review_terms(conn: sqlite3.Connection):
 
 
 def solve_review_terms(ctx: OracleContext) -> Iterator[str]:
-    yield menu(ctx, "All Reviews")
+    yield from menu(ctx, "All Reviews")
     yield ctx.type("Review", str(ctx.instantiation["term"]))
     yield ctx.click("Search", tag="button", exact=True)
     yield ctx.exit(str(records_found(ctx)))
@@ -100,7 +100,7 @@ def _top_terms(conn: sqlite3.Connection):
 
 
 def solve_top_terms(ctx: OracleContext) -> Iterator[str]:
-    yield menu(ctx, "Search Terms")
+    yield from menu(ctx, "Search Terms")
     rows = [cells[0] for cells in table_rows(ctx) if len(cells) == 4 and not cells[0].startswith("Search Query")]
     yield ctx.exit(", ".join(rows[: int(ctx.instantiation["n"])]))
 
@@ -115,7 +115,7 @@ def _customers_by_phone(conn: sqlite3.Connection):
 
 
 def solve_customer_by_phone(ctx: OracleContext) -> Iterator[str]:
-    yield menu(ctx, "All Customers")
+    yield from menu(ctx, "All Customers")
     yield ctx.search("Search by keyword", str(ctx.instantiation["PhoneNum"]))
     cells = next(c for c in table_rows(ctx) if len(c) == 10 and c[0].isdigit())
     yield ctx.exit(f"{cells[1]}, {cells[2]}")
@@ -131,7 +131,7 @@ def _invoices(conn: sqlite3.Connection):
 
 def solve_invoice(ctx: OracleContext) -> Iterator[str]:
     number = str(ctx.instantiation["id"])
-    yield menu(ctx, "Invoices")
+    yield from menu(ctx, "Invoices")
     yield ctx.search("Search by keyword", number)
     cells = next(c for c in table_rows(ctx) if len(c) == 8 and c[0] == number)
     yield ctx.exit(cells[6])
@@ -171,7 +171,7 @@ def _reviews_in_period(conn: sqlite3.Connection):
 
 def solve_reviews_in_period(ctx: OracleContext) -> Iterator[str]:
     start, end = period_bounds(str(ctx.instantiation["time"]).removeprefix("in "))
-    yield menu(ctx, "All Reviews")
+    yield from menu(ctx, "All Reviews")
     yield ctx.type("Created from", us(start))
     yield ctx.type("Created to", us(end))
     yield ctx.click("Search", tag="button", exact=True)
@@ -203,7 +203,7 @@ def _customer_order_counts(conn: sqlite3.Connection):
 
 def solve_customer_order_count(ctx: OracleContext) -> Iterator[str]:
     name = str(ctx.instantiation["customer"])
-    yield menu(ctx, "All Customers")
+    yield from menu(ctx, "All Customers")
     yield ctx.search("Search by keyword", name)
     yield ctx.click(f"Edit {name}", tag="a", exact=True)
     yield ctx.exit(ctx.search_text(r"Orders: (\d+)"))
@@ -247,7 +247,7 @@ def _top_bestsellers(conn: sqlite3.Connection):
 def solve_top_bestsellers(ctx: OracleContext) -> Iterator[str]:
     n, period = int(ctx.instantiation["n"]), str(ctx.instantiation["period"])
     start, end = period_bounds(period)
-    yield menu(ctx, "Bestsellers")
+    yield from menu(ctx, "Bestsellers")
     yield ctx.select("Period", "Year" if period.isdigit() else "Month")
     yield ctx.type("From", us(start))
     yield ctx.type("To", us(end))
@@ -306,7 +306,7 @@ def _recent_items(conn: sqlite3.Connection):
 
 
 def solve_recent_items(ctx: OracleContext) -> Iterator[str]:
-    yield menu(ctx, "Orders")  # newest first
+    yield from menu(ctx, "Orders")  # newest first
     numbers = [cells[0] for cells in table_rows(ctx) if len(cells) == 7 and cells[0].isdigit()]
     total = 0
     for number in numbers[: int(ctx.instantiation["k"])]:
@@ -340,7 +340,7 @@ def solve_monthly_counts(ctx: OracleContext) -> Iterator[str]:
     year = int(words[4])
     first = dt.datetime.strptime(words[1][:3], "%b").month
     last = dt.datetime.strptime(words[3][:3], "%b").month
-    yield menu(ctx, "Orders Report")
+    yield from menu(ctx, "Orders Report")
     yield ctx.select("Period", "Month")
     yield ctx.type("From", us(dt.date(year, first, 1)))
     yield ctx.type("To", us(period_bounds(f"{words[3]} {year}")[1]))
@@ -392,7 +392,7 @@ def _likes(conn: sqlite3.Connection):
 
 def product_reviews(ctx: OracleContext, product: str) -> Iterator[str]:
     """Marketing > All Reviews filtered by the product's name."""
-    yield menu(ctx, "All Reviews")
+    yield from menu(ctx, "All Reviews")
     yield ctx.type("Product", product)
     yield ctx.click("Search", tag="button", exact=True)
 
@@ -486,7 +486,7 @@ def _completed_ranks(conn: sqlite3.Connection):
 
 def customer_report(ctx: OracleContext, status: str) -> Iterator[str]:
     """Reports > Order Count over the whole history, for one order status."""
-    yield menu(ctx, "Order Count")
+    yield from menu(ctx, "Order Count")
     yield ctx.type("From", us(HISTORY[0]))
     yield ctx.type("To", us(HISTORY[1]))
     yield ctx.select("Order Status", status)

@@ -85,7 +85,7 @@ def report_eval(segment: str, start: dt.date, end: dt.date) -> dict:
 
 def show_report(ctx: OracleContext, report: str, start: dt.date, end: dt.date) -> Iterator[str]:
     """Open a report from the menu and show it over ``start``..``end``."""
-    yield menu(ctx, REPORTS[report][1])
+    yield from menu(ctx, REPORTS[report][1])
     yield ctx.type("From", us(start))
     yield ctx.type("To", us(end))
     yield ctx.click("Show Report", tag="button")
@@ -130,7 +130,7 @@ def _themes(conn: sqlite3.Connection):
 
 
 def solve_theme(ctx: OracleContext) -> Iterator[str]:
-    yield menu(ctx, "Themes")
+    yield from menu(ctx, "Themes")
     yield ctx.click(f"Preview theme {ctx.instantiation['name']}", tag="a", exact=True)
     yield ctx.exit("Done")
 
@@ -154,7 +154,7 @@ def _product_filters(conn: sqlite3.Connection):
 
 def solve_product_filters(ctx: OracleContext) -> Iterator[str]:
     _column, _value, label, option = PRODUCT_STATES[str(ctx.instantiation["state"])]
-    yield menu(ctx, "Products")
+    yield from menu(ctx, "Products")
     yield ctx.select("Category", str(ctx.instantiation["category"]))
     yield ctx.select(label, option)
     yield ctx.click("Apply Filters", tag="button")
