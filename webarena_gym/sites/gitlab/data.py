@@ -65,6 +65,10 @@ CREATE TABLE merge_requests (
     source_branch TEXT NOT NULL, target_branch TEXT NOT NULL, created_at TEXT NOT NULL,
     updated_at TEXT NOT NULL, merged_at TEXT, UNIQUE (project_id, iid)
 );
+CREATE TABLE branches (
+    id INTEGER PRIMARY KEY, project_id INTEGER NOT NULL, name TEXT NOT NULL, author_name TEXT NOT NULL,
+    last_commit TEXT NOT NULL, updated_at TEXT NOT NULL, UNIQUE (project_id, name)
+);
 CREATE TABLE mr_reviewers (mr_id INTEGER NOT NULL, user_id INTEGER NOT NULL, PRIMARY KEY (mr_id, user_id));
 CREATE TABLE notes (
     id INTEGER PRIMARY KEY, project_id INTEGER NOT NULL, noteable_type TEXT NOT NULL,
@@ -140,6 +144,7 @@ class _Seeder:
         self.seed_review_replies()
         self.seed_awards()
         self.seed_milestones_and_due_dates()
+        self.seed_branches()
 
     def random_time(self, start: dt.datetime, end: dt.datetime = DATA_END) -> dt.datetime:
         span = max(int((end - start).total_seconds()) // 60, 1)
@@ -427,6 +432,24 @@ class _Seeder:
                 if state == "opened" and rng.random() < 0.25:
                     due = (dt.date(2023, 6, 1) + dt.timedelta(days=rng.randint(0, 240))).isoformat()
                 self.conn.execute("UPDATE issues SET milestone_id = ?, due_date = ? WHERE id = ?", (milestone, due, issue_id))
+
+    def seed_branches(self) -> None:
+        """Every project's branches: main, the source branches of open merge requests, and a few
+        feature branches nobody has opened a merge request for yet."""
+        rng = self.rng
+        for project_id, created in self.conn.execute("SELECT id, created_at FROM projects ORDER BY id").fetchall():
+            start = dt.datetime.strptime(created, "%Y-%m-%d %H:%M:%S")
+            names = ["main"] + [r[0] for r in self.conn.execute(
+                "SELECT source_branch FROM merge_requests WHERE project_id = ? AND state = 'opened' ORDER BY iid", (project_id,))]
+            names += rng.sample(text.FEATURE_BRANCHES, rng.randint(2, 4))
+            people = [self.people[r[0]] for r in self.conn.execute(
+                "SELECT user_id FROM members WHERE project_id = ? ORDER BY user_id", (project_id,))]
+            for name in dict.fromkeys(names):
+                self.conn.execute(
+                    "INSERT INTO branches (project_id, name, author_name, last_commit, updated_at) VALUES (?, ?, ?, ?, ?)",
+                    (project_id, name, rng.choice(people)[0], self.fill(rng.choice(text.COMMIT_TEMPLATES)),
+                     stamp(self.random_time(start))),
+                )
 
     # -- social -------------------------------------------------------------------------
 

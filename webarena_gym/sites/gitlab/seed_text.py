@@ -218,3 +218,9 @@ AUTHOR_REPLIES = (
     "Rebased on main and resolved the conflicts.",
     "I split the change into two commits as you asked.",
 )
+
+#: Feature branches without a merge request yet.
+FEATURE_BRANCHES = (
+    "redesign", "dark-mode", "fix-typos", "update-dependencies", "docs-refresh", "perf-tuning", "i18n",
+    "ci-cache", "refactor-config", "release-prep", "a11y-audit", "new-landing-page", "cleanup", "feature/search",
+)

@@ -6,7 +6,16 @@ from flask import Blueprint, abort, redirect, request, url_for
 
 from ..webapp import db
 from .notes import add_note, discussion, post_comment, wants_preview
-from .queries import me_required, paginate, project_or_404, require_level, signed_in
+from .queries import (
+    me_required,
+    now_stamp,
+    paginate,
+    project_members,
+    project_or_404,
+    require_level,
+    signed_in,
+    touch_project,
+)
 from .views_project import render_project
 
 bp = Blueprint("merge_requests", __name__)
@@ -71,6 +80,50 @@ def merge_requests(namespace: str, project: str):
     return render_project(
         "merge_requests.html", row, "merge_requests", page=page, state=state, tally=tally, search=search,
         reviewers=reviewers_by_mr([m["id"] for m in page.rows]),
+    )
+
+
+@bp.route("/<namespace>/<project>/-/merge_requests/new", methods=["GET", "POST"])
+@signed_in
+def new_merge_request(namespace: str, project: str):
+    """Open a merge request from one branch into another, with an assignee and reviewers."""
+    row, user = project_or_404(namespace, project), me_required()
+    branches = [b["name"] for b in db().execute("SELECT name FROM branches WHERE project_id = ? ORDER BY name = 'main' DESC, name", (row["id"],))]
+    members = project_members(row["id"])
+    source = request.values.get("source_branch", "")
+    form = {
+        "source_branch": source, "target_branch": request.values.get("target_branch", row["default_branch"]),
+        "title": request.form.get("title", "").strip() or (source.replace("-", " ").replace("/", ": ").capitalize() if source else ""),
+        "description": request.form.get("description", "").strip(),
+        "assignee_username": request.form.get("assignee_username", ""),
+        "reviewer_username": request.form.get("reviewer_username", ""),
+    }
+    errors: list[str] = []
+    if request.method == "POST":
+        if form["source_branch"] not in branches or form["target_branch"] not in branches:
+            errors.append("Select a source branch and a target branch of this project.")
+        elif form["source_branch"] == form["target_branch"]:
+            errors.append("The source branch and the target branch must differ.")
+        if not form["title"]:
+            errors.append("Title can't be blank.")
+        if not errors:
+            moment = now_stamp()
+            by_name = {m["username"]: m["id"] for m in members}
+            iid = db().execute(
+                "SELECT COALESCE(MAX(iid), 0) + 1 FROM merge_requests WHERE project_id = ?", (row["id"],)
+            ).fetchone()[0]
+            mr_id = db().execute(
+                "INSERT INTO merge_requests (project_id, iid, title, description, state, author_id, assignee_id, source_branch,"
+                " target_branch, created_at, updated_at) VALUES (?, ?, ?, ?, 'opened', ?, ?, ?, ?, ?, ?)",
+                (row["id"], iid, form["title"], form["description"], user["id"], by_name.get(form["assignee_username"]),
+                 form["source_branch"], form["target_branch"], moment, moment),
+            ).lastrowid
+            if form["reviewer_username"] in by_name:
+                db().execute("INSERT INTO mr_reviewers VALUES (?, ?)", (mr_id, by_name[form["reviewer_username"]]))
+            touch_project(row["id"], moment)
+            return redirect(url_for("merge_requests.merge_request_page", namespace=namespace, project=project, iid=iid))
+    return render_project(
+        "new_merge_request.html", row, "merge_requests", branches=branches, members=members, form=form, errors=errors
     )
 
 

@@ -30,6 +30,7 @@ def project_counts(project_id: int):
         "SELECT (SELECT COUNT(*) FROM issues WHERE project_id = :p AND state = 'opened') AS issues,"
         " (SELECT COUNT(*) FROM merge_requests WHERE project_id = :p AND state = 'opened') AS merge_requests,"
         " (SELECT COUNT(*) FROM commits WHERE project_id = :p) AS commits,"
+        " (SELECT COUNT(*) FROM branches WHERE project_id = :p) AS branches,"
         " (SELECT COUNT(*) FROM members WHERE project_id = :p) AS members",
         {"p": project_id},
     ).fetchone()
@@ -203,6 +204,17 @@ def commit(namespace: str, project: str, sha: str):
     if found is None or len(sha) < 7:
         abort(404)
     return render_project("commit.html", row, "commits", commit=found)
+
+
+@bp.get("/<namespace>/<project>/-/branches")
+def branches(namespace: str, project: str):
+    row = project_or_404(namespace, project)
+    rows = db().execute(
+        "SELECT b.*, (SELECT iid FROM merge_requests m WHERE m.project_id = b.project_id AND m.source_branch = b.name"
+        " AND m.state = 'opened') AS mr_iid FROM branches b WHERE b.project_id = ? ORDER BY b.name = ? DESC, b.updated_at DESC",
+        (row["id"], row["default_branch"]),
+    ).fetchall()
+    return render_project("branches.html", row, "branches", branches=rows)
 
 
 @bp.get("/<namespace>/<project>/-/graphs/<branch>")

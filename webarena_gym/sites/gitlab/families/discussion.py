@@ -1,4 +1,4 @@
-"""Merge request discussion families with WebArena-Lite's own templates (program_html).
+"""Merge request families with WebArena-Lite's own templates: comments, review replies, new merge requests.
 
 Both read the last entry of the page's ``#notes-list`` with Lite's own locator (typo
 included: a browser closes the unclosed attribute selector, and so does our interpreter).
@@ -110,10 +110,51 @@ def _solve_review_reply(ctx: OracleContext) -> Iterator[str]:
     yield ctx.exit("")
 
 
+# -- submit a merge request with a reviewer (Lite template 335) ----------------------------
+
+SOURCE_LINK = "document.querySelectorAll(\".detail-page-description > a.gl-font-monospace\")[{}].outerText"
+
+
+def _instances_new_mr(conn: sqlite3.Connection) -> Instances:
+    rng, out = rng_for("new_merge_request"), []
+    for pid, ns, path in projects(conn):
+        branches = [r[0] for r in conn.execute(
+            "SELECT name FROM branches b WHERE project_id = ? AND name != 'main' AND NOT EXISTS (SELECT 1 FROM merge_requests m"
+            " WHERE m.project_id = b.project_id AND m.source_branch = b.name) ORDER BY name", (pid,))]
+        reviewers = [r[0] for r in conn.execute(
+            "SELECT u.name FROM members m JOIN users u ON u.id = m.user_id WHERE m.project_id = ? AND u.username != ?"
+            " ORDER BY u.id", (pid, USER))]
+        if not branches or not reviewers:
+            continue
+        branch, reviewer = rng.choice(branches), rng.choice(reviewers)
+        out.append(({"source_branch": f"{path}/{branch}", "target_branch": "main", "reviewer": reviewer}, program_html_eval(
+            ("last", SOURCE_LINK.format(0), {"exact_match": branch}),
+            ("last", SOURCE_LINK.format(1), {"exact_match": "main"}),
+            ("last", "document.querySelector('.block.reviewer').outerText", {"must_include": [reviewer]}),
+            reference_url=f"{GITLAB}/{ns}/{path}/-/merge_requests", note="GOLD in PRED",
+        )))
+    return out
+
+
+def _solve_new_mr(ctx: OracleContext) -> Iterator[str]:
+    repo, branch = ctx.instantiation["source_branch"].split("/", 1)
+    reviewer = ctx.instantiation["reviewer"]
+    yield from open_section(ctx, repo, "Merge requests")
+    yield ctx.click("New merge request", tag="a", exact=True)
+    yield ctx.select("Source branch", branch)
+    yield ctx.select("Target branch", ctx.instantiation["target_branch"])
+    yield ctx.select("Reviewer", ctx.search_text(rf"<option[^>]*>({re.escape(reviewer)} \(@[^<]+\))</option>"))
+    yield ctx.type("Title", branch.replace("-", " ").capitalize())
+    yield ctx.click("Create merge request", tag="button", exact=True)
+    yield ctx.exit("")
+
+
 DISCUSSION_FAMILIES: list[TaskFamily] = [
     family("mr_comment", 'Post "{{content}}" for the merge request related to {{mr}} in {{repo}} project', "content",
            _instances_mr_comment, _solve_mr_comment),
     family("review_reply", "Go to the merge request on {{topic}} I have to review, find if the author of the merge request"
            ' responded at the end, and reply "Thank you" if he did. Otherwise remind him with a simple @.', "content",
            _instances_review_reply, _solve_review_reply),
+    family("new_merge_request", "Submit a merge request for {{source_branch}} branch to be merged into {{target_branch}}"
+           " branch, assign {{reviewer}} as the reviewer", "content", _instances_new_mr, _solve_new_mr),
 ]
