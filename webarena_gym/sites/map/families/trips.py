@@ -298,6 +298,73 @@ def _order_solve(ctx):
     yield ctx.exit("The order is " + ", ".join(order))
 
 
+# -- a hotel near where one arrives, and what is near the hotel -----------------------------
+#: Hotel brands a traveller asks for (the first words of the map's hotel names).
+BRANDS = ("Wyndham", "Hilton", "Residence Inn", "Hampton Inn", "Omni", "Fairmont", "Kimpton", "Holiday Inn",
+          "Renaissance", "SpringHill Suites", "Courtyard", "Hotel Indigo")
+_ERRANDS = ("supermarket", "pharmacy", "cafe", "bank")
+_INFORMATION = {"shortest walking distance": 0, "walking time": 1}
+
+
+def _arrival_instances(conn):
+    anchors = [p for p in facts.unique_places(conn) if p["category"] in
+               ("station", "university", "stadium", "museum", "hospital", "attraction", "theatre")]
+    random.Random(42).shuffle(anchors)
+    count = 0
+    for i, anchor in enumerate(anchors):
+        hotel = facts.clear_nearest(conn, anchor, "hotel")
+        brand = next((b for b in BRANDS if hotel is not None and hotel["name"].startswith(b)), None)
+        if brand is None:
+            continue
+        errand = conn.execute("SELECT * FROM categories WHERE slug = ?", (_ERRANDS[i % len(_ERRANDS)],)).fetchone()
+        target = facts.clear_nearest(conn, hotel, errand["slug"])
+        if target is None:
+            continue
+        information = tuple(_INFORMATION)[count % 2]
+        walk = facts.route(conn, WALK, hotel, target)
+        yield ({"place": anchor["name"], "target1": f"{brand} hotel", "information": information,
+                "target2": f"a {errand['label'].lower()}"},
+               answer(fuzzy_match=[hotel["name"], (walk.distance, walk.duration)[_INFORMATION[information]]]))
+        count += 1
+        if count == 14:
+            return
+
+
+def _arrival_solve(ctx):
+    values = ctx.instantiation
+    yield ctx.search("Search", f"hotels near {values['place']}")
+    hotel = ctx.page.element(first_result(ctx)).text
+    errand = values["target2"].removeprefix("a ")
+    yield ctx.search("Search", f"{errand} near {hotel}")
+    yield ctx.click_element(ctx.page.element(first_result(ctx)))
+    yield ctx.click("Directions to here", tag="a")
+    yield ctx.select("Mode of travel", ENGINE["foot"][1])
+    yield ctx.type("From", hotel)
+    yield ctx.click("Get directions", tag="button")
+    summary = route_summary(ctx)[_INFORMATION[values["information"]]]
+    yield ctx.exit(f"{hotel}; {summary}")
+
+
+def _within_hour_instances(conn):
+    kinds = ("police", "fire_station", "hospital", "post_office", "library", "school")
+    for anchor, category, nearest in facts.nearest_cases(conn, kinds, 43, 12):
+        drive = shown_minutes(conn, CAR, anchor, nearest)
+        yield ({"place": category["label"].lower(), "location": anchor["name"]},
+               answer(fuzzy_match=["Yes" if drive <= 60 else "No"]))
+
+
+def _within_hour_solve(ctx):
+    values = ctx.instantiation
+    yield ctx.search("Search", f"{values['place']} near {values['location']}")
+    yield ctx.click_element(ctx.page.element(first_result(ctx)))
+    yield ctx.click("Directions to here", tag="a")
+    yield ctx.select("Mode of travel", ENGINE["car"][1])
+    yield ctx.type("From", values["location"])
+    yield ctx.click("Get directions", tag="button")
+    drive = minutes(route_summary(ctx)[1])
+    yield ctx.exit(f"Yes, it takes {drive} min by car." if drive <= 60 else f"No, it takes {drive} min by car.")
+
+
 FAMILIES: list[TaskFamily] = [
     family("walk_time", "How long does it take to walk from {{start}} to {{end}}?", "information",
            _walk_time_instances, _walk_time_solve),
@@ -320,4 +387,9 @@ FAMILIES: list[TaskFamily] = [
     family("best_order", "Given the following locations, {{place_list}}, what would be the optimal route to travel "
            "through them all in order to minimize total travel time? Please note the journey begins at the first "
            "place listed.", "information", _order_instances, _order_solve),
+    family("hotel_errand", "I will arrive {{place}} soon. Provide the name of a {{target1}} in the vicinity, if "
+           "available. Then, tell me the {{information}} to {{target2}} from the hotel.", "information",
+           _arrival_instances, _arrival_solve),
+    family("within_hour", "Check if the {{place}} in pittsburgh can be reached in one hour by car from {{location}}",
+           "information", _within_hour_instances, _within_hour_solve),
 ]
