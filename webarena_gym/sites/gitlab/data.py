@@ -145,6 +145,7 @@ class _Seeder:
         self.seed_awards()
         self.seed_milestones_and_due_dates()
         self.seed_branches()
+        self.spread_top_stars()
 
     def random_time(self, start: dt.datetime, end: dt.datetime = DATA_END) -> dt.datetime:
         span = max(int((end - start).total_seconds()) // 60, 1)
@@ -449,6 +450,23 @@ class _Seeder:
                     "INSERT INTO branches (project_id, name, author_name, last_commit, updated_at) VALUES (?, ?, ?, ?, ?)",
                     (project_id, name, rng.choice(people)[0], self.fill(rng.choice(text.COMMIT_TEMPLATES)),
                      stamp(self.random_time(start))),
+                )
+
+    def spread_top_stars(self) -> None:
+        """The most starred public projects get distinct star counts (a "top N" is then well defined),
+        and byteblaze has not starred the top three yet."""
+        me = self.user_ids["byteblaze"]
+        top = [r[0] for r in self.conn.execute(
+            "SELECT p.id FROM projects p WHERE p.visibility = 'public' ORDER BY"
+            " (SELECT COUNT(*) FROM stars s WHERE s.project_id = p.id) DESC, p.id LIMIT 12")]
+        self.conn.execute(f"DELETE FROM stars WHERE user_id = ? AND project_id IN ({','.join('?' * 3)})", (me, *top[:3]))
+        count = lambda pid: self.conn.execute("SELECT COUNT(*) FROM stars WHERE project_id = ?", (pid,)).fetchone()[0]  # noqa: E731
+        for higher, lower in reversed(list(zip(top, top[1:], strict=False))):
+            fans = [uid for uid in self.user_ids.values() if uid != me and not self.conn.execute(
+                "SELECT 1 FROM stars WHERE user_id = ? AND project_id = ?", (uid, higher)).fetchone()]
+            while count(higher) <= count(lower) and fans:
+                self.conn.execute(
+                    "INSERT INTO stars VALUES (?, ?, ?)", (fans.pop(0), higher, stamp(self.random_time(dt.datetime(2022, 6, 1))))
                 )
 
     # -- social -------------------------------------------------------------------------

@@ -7,6 +7,7 @@ project's ``.visibility-icon`` title, the members page's whole text or its role 
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from collections.abc import Iterator
 
@@ -196,6 +197,47 @@ def _solve_project_with_members(ctx: OracleContext) -> Iterator[str]:
     yield ctx.exit("")
 
 
+# -- star the most starred projects (Lite template 354) ----------------------------------
+
+NUMBER_WORDS = ("one", "two", "three", "four", "five", "six", "seven", "eight")
+
+
+def _instances_star_top(conn: sqlite3.Connection) -> Instances:
+    """Top N by stars among the projects byteblaze can see, for N where the N-th and (N+1)-th differ
+    and byteblaze has not starred all of them yet; N in words and in digits, as people write it."""
+    ranked = conn.execute(
+        "SELECT p.path, (SELECT COUNT(*) FROM stars s WHERE s.project_id = p.id) AS n,"
+        " EXISTS (SELECT 1 FROM stars s JOIN users u ON u.id = s.user_id WHERE s.project_id = p.id AND u.username = ?)"
+        " FROM projects p WHERE p.visibility != 'private' OR p.id IN (SELECT m.project_id FROM members m JOIN users u"
+        " ON u.id = m.user_id WHERE u.username = ?) ORDER BY n DESC, p.id",
+        (USER, USER),
+    ).fetchall()
+    out = []
+    for style in ("word", "digit"):
+        for count, word in enumerate(NUMBER_WORDS, start=1):
+            top = ranked[:count]
+            if ranked[count - 1][1] == ranked[count][1] or all(starred for _path, _n, starred in top):
+                continue
+            out.append(({"number": word if style == "word" else str(count)}, program_html_eval(
+                (f"{GITLAB}/users/{USER}/starred", "", {"must_include": [path for path, _n, _starred in top]}),
+            )))
+    return out
+
+
+def _solve_star_top(ctx: OracleContext) -> Iterator[str]:
+    number = ctx.instantiation["number"]
+    count = int(number) if number.isdigit() else NUMBER_WORDS.index(number) + 1
+    yield ctx.click("Explore", tag="a", exact=True)
+    yield ctx.click("Most starred", tag="a", exact=True)
+    names = re.findall(r'<a id="\d+">([^<]+ / [^<]+)</a>', ctx.page.text)[:count]
+    for name in names:
+        yield ctx.search("Search GitLab", name.split(" / ")[1])
+        yield ctx.click(name, tag="a", exact=True)
+        if ctx.find_all("Star", tag="button", exact=True):
+            yield ctx.click("Star", tag="button", exact=True)
+    yield ctx.exit("")
+
+
 CONTENT_FAMILIES: list[TaskFamily] = [
     family("homepage_url", "set the homepage URL on my GitLab profile to {{url}}", "content", _instances_homepage, _solve_homepage),
     family("empty_repo", "Set up a new, empty repository with the name {{project_name}}?", "content",
@@ -208,4 +250,6 @@ CONTENT_FAMILIES: list[TaskFamily] = [
            _instances_add_with_role, _solve_add_with_role),
     family("project_with_members", 'Create a new {{scope}} project "awesome-llms" and add {{account_list}} as members',
            "content", _instances_project_with_members, _solve_project_with_members),
+    family("star_top_projects", "Star the top {{number}} most stared repos in Gitlab", "content",
+           _instances_star_top, _solve_star_top),
 ]
