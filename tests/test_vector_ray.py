@@ -21,6 +21,9 @@ from gymnasium.vector import AutoresetMode
 
 import webarena_gym
 from tests.test_vector_workers import (
+    test_errors_in_a_worker_come_back_as_the_same_exception as errors_contract,
+)
+from tests.test_vector_workers import (
     test_only_the_given_envs_step_and_ended_ones_wait_for_a_reset_mask as reset_mask_contract,
 )
 from webarena_gym.errors import ConfigurationError
@@ -157,6 +160,24 @@ def test_oracle_episodes_on_both_nodes_earn_one_and_a_custom_resource_picks_the_
         envs.close()
 
 
+def test_playwright_oracle_episodes_on_both_nodes_earn_one(cluster):
+    """Each actor runs its own embedded sites and its own Chromium: the oracle's actions earn 1.0 on both nodes."""
+    address, _browser_node = cluster
+    task = next(t for t in embedded_tasks("test") if list(t.sites) == ["shopping"])
+    actions = oracle_actions(task)
+    envs = webarena_gym.make_vec(2, workers=2, executor="ray", ray_address=address, ray_num_cpus=0.5,
+                                 suite="embedded", backend="playwright", max_steps=30,
+                                 autoreset_mode=AutoresetMode.DISABLED)
+    try:
+        assert len(set(envs.env_nodes)) == 2 and envs.call("backend_name") == ("playwright", "playwright")
+        _, infos = envs.reset(options={"task_id": task.task_id})
+        for action in actions:
+            _, rewards, terminated, truncated, infos = envs.step([action, action])
+        assert rewards.tolist() == [1.0, 1.0] and terminated.all() and not truncated.any()
+    finally:
+        envs.close()
+
+
 def test_the_vector_contract_holds_on_ray_actors(cluster):
     address, _browser_node = cluster
     envs = webarena_gym.make_vec(4, workers=2, executor="ray", ray_address=address, ray_num_cpus=0.5,
@@ -164,6 +185,7 @@ def test_the_vector_contract_holds_on_ray_actors(cluster):
     try:
         assert envs.slices == [[0, 1], [2, 3]]
         reset_mask_contract(envs)
+        errors_contract(envs)  # the process workers' two contract tests, as written
         assert envs.call("max_steps") == (3, 3, 3, 3)
     finally:
         envs.close()

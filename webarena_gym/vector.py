@@ -35,6 +35,7 @@ from __future__ import annotations
 import logging
 import multiprocessing as mp
 import os
+import pickle
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
@@ -79,6 +80,20 @@ def env_factory(make_env: Callable[[], gym.Env] | None, wrap: Callable[[gym.Env]
     if make_env is not None and (wrap is not None or env_kwargs):
         raise ConfigurationError("Pass either make_env or env keyword arguments (and wrap), not both.")
     return make_env if make_env is not None else EnvFactory(dict(env_kwargs), wrap)
+
+
+def sendable_env_factory(make_env: Callable[[], gym.Env] | None, wrap: Callable[[gym.Env], gym.Env] | None,
+                         env_kwargs: dict[str, Any], *, hosts: str) -> Callable[[], gym.Env]:
+    """:func:`env_factory`, refused with a clear error unless it pickles (to reach ``hosts``, e.g. "the Ray actors")."""
+    factory = env_factory(make_env, wrap, env_kwargs)
+    try:
+        pickle.dumps(factory)
+    except Exception as exc:  # pickling fails in many ways (PicklingError, AttributeError, TypeError)
+        raise ConfigurationError(
+            f"The env factory must pickle to reach {hosts}, and {factory!r} does not ({exc}). "
+            "Use a class, a module-level function or functools.partial instead of a lambda or closure."
+        ) from exc
+    return factory
 
 
 def step_or_end(env: Any, action: Any, last_observation: Any) -> EnvResult:

@@ -33,7 +33,6 @@ from __future__ import annotations
 import logging
 import multiprocessing as mp
 import os
-import pickle
 import socket
 import time
 from collections.abc import Callable, Mapping
@@ -44,7 +43,7 @@ import numpy as np
 from gymnasium.vector import AutoresetMode
 
 from .errors import ConfigurationError, EnvWorkerError
-from .vector import EnvResult, WebArenaVectorBase, env_factory
+from .vector import EnvResult, WebArenaVectorBase, sendable_env_factory
 from .worker_loop import EnvHost
 
 logger = logging.getLogger(__name__)
@@ -183,14 +182,7 @@ class RayVectorEnv(WebArenaVectorBase):
             raise ConfigurationError(f"ray_resources must map names to amounts >= 0, got {ray_resources!r}.")
         if not isinstance(worker_timeout_s, (int, float)) or worker_timeout_s <= 0:
             raise ConfigurationError(f"worker_timeout_s must be a positive number of seconds, got {worker_timeout_s!r}.")
-        factory = env_factory(make_env, wrap, env_kwargs)
-        try:
-            pickle.dumps(factory)
-        except Exception as exc:
-            raise ConfigurationError(
-                f"The env factory must pickle to reach the Ray actors, and {factory!r} does not ({exc}). "
-                "Use a class, a module-level function or functools.partial instead of a lambda or closure."
-            ) from exc
+        factory = sendable_env_factory(make_env, wrap, env_kwargs, hosts="the Ray actors")
         self._ray = ray = connect(ray_address)
         check_resources(ray, {"CPU": ray_num_cpus, **resources})
         self.worker_timeout_s = float(worker_timeout_s)

@@ -48,7 +48,7 @@ from gymnasium.vector import AutoresetMode
 
 from .errors import ConfigurationError, EnvWorkerError
 from .suites import resolve_suite
-from .vector import EnvResult, WebArenaVectorBase, WebArenaVectorEnv, env_factory
+from .vector import EnvResult, WebArenaVectorBase, WebArenaVectorEnv, sendable_env_factory
 from .worker_loop import run_worker
 
 logger = logging.getLogger(__name__)
@@ -104,14 +104,7 @@ class ProcessVectorEnv(WebArenaVectorBase):
                 f"start_method must be one of {START_METHODS}, got {start_method!r}: a forked worker would inherit "
                 "the parent's Playwright loop, threads and open database handles."
             )
-        factory = env_factory(make_env, wrap, env_kwargs)
-        try:
-            pickle.dumps(factory)
-        except Exception as exc:
-            raise ConfigurationError(
-                f"The env factory must pickle to reach the worker processes, and {factory!r} does not ({exc}). "
-                "Use a class, a module-level function or functools.partial instead of a lambda or closure."
-            ) from exc
+        factory = sendable_env_factory(make_env, wrap, env_kwargs, hosts="the worker processes")
 
         self._broken: str | None = None
         #: Env indices hosted by each worker, in order.

@@ -20,6 +20,7 @@ TASKS = [
     adhoc_task(2, ["shopping"], "__SHOPPING__/beauty-personal-care.html"),
     adhoc_task(3, ["reddit"], "__HOMEPAGE__/"),
     adhoc_task(4, ["shopping"], "__SHOPPING__/"),
+    adhoc_task(5, ["shopping"], "__HOMEPAGE__/"),
 ]
 
 

@@ -55,6 +55,23 @@ def test_navigation_off_the_task_sites_is_blocked(driver):
     assert d.info["last_action_error"] == ""
 
 
+def test_each_episode_blocks_the_sites_its_own_task_does_not_allow(driver):
+    """One env (one browser context on Playwright) runs tasks allowing different sites in turn: each
+    episode lets through exactly its own task's sites, whatever the episode before it allowed."""
+    for task_id, allowed, blocked in ((3, "forum", "One Stop Market"), (5, "One Stop Market", "forum"),
+                                      (3, "forum", "One Stop Market")):
+        d = driver.reset(task_id)
+        homepage = d.info["url"]
+        link = next(e for e in d.ctx.elements if blocked.lower() in e.text.lower()
+                    or (blocked == "forum" and ("Postmill" in e.text or "Reddit" in e.text)))
+        d.do(d.ctx.click_element(link))
+        assert "not one of this task's sites" in d.info["last_action_error"] and d.info["url"] == homepage
+        link = next(e for e in d.ctx.elements if allowed.lower() in e.text.lower()
+                    or (allowed == "forum" and ("Postmill" in e.text or "Reddit" in e.text)))
+        d.do(d.ctx.click_element(link))
+        assert d.info["last_action_error"] == "" and d.info["url"] != homepage
+
+
 def test_press_enter_without_focus_and_typing_into_buttons_are_agent_errors(driver):
     d = driver.reset(4)
     button = d.ctx.find("Search", tag="button")

@@ -3,6 +3,7 @@ before one acts), and the site-URL bookkeeping both backends share."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Protocol
 from urllib.parse import urlsplit
@@ -80,6 +81,32 @@ class SiteMap:
             if parts.path.startswith(base_parts.path) and len(base_parts.path) > best_len:
                 best, best_len = name, len(base_parts.path)
         return best
+
+    def interception_pattern(self) -> re.Pattern[str] | str:
+        """What a browser must hand to the route check: every URL except ``data:``/``blob:``/``about:`` and
+        those under an allowed site's base URL (which ``site_of`` would allow anyway), so the browser
+        loads the task's own pages without a round trip to the check. ``"**/*"`` (everything) when a
+        site that is not allowed lives under an allowed one's base URL.
+
+        >>> sites = SiteMap({"shopping": "http://127.0.0.1:7770", "reddit": "http://127.0.0.1:9999"}, frozenset({"shopping"}))
+        >>> pattern = sites.interception_pattern()
+        >>> [bool(pattern.match(u)) for u in ("http://127.0.0.1:7770/cart", "http://127.0.0.1:77701/", "http://127.0.0.1:9999/")]
+        [False, True, True]
+        """
+        allowed = self.allowed or frozenset(self.urls)
+        prefixes = []
+        for name in sorted(allowed):
+            if name not in self.urls:
+                continue
+            base = urlsplit(self.urls[name])
+            for other, other_url in self.urls.items():
+                other_parts = urlsplit(other_url)
+                if other not in allowed and (other_parts.scheme, other_parts.netloc) == (base.scheme, base.netloc) \
+                        and other_parts.path.startswith(base.path):
+                    return "**/*"
+            prefix = re.escape(f"{base.scheme}://{base.netloc}{base.path}")
+            prefixes.append(prefix if base.path else prefix + r"(?=[/?#]|$)")
+        return re.compile("^(?!(?:data:|blob:|about:" + "".join(f"|{p}" for p in prefixes) + "))")
 
     def for_task(self, sites: list[str] | tuple[str, ...]) -> SiteMap:
         """A copy that allows the task's sites and the homepage."""

@@ -128,6 +128,7 @@ class PlaywrightBackend:
         self._page: Any = None
         self._blocked: list[str] = []
         self._hung = False  # a page that stopped responding: the next start replaces the context
+        self._routed: Any = None  # the URL pattern the context hands to _route (SiteMap.interception_pattern)
         self.network_trace = NetworkTraceRecorder()  # the episode's requests, as HAR entries
 
     @property
@@ -190,11 +191,17 @@ class PlaywrightBackend:
                 self._context = None
         elif self._context is not None:
             await self._close_context()
+        pattern = self._sites.interception_pattern()  # the task's own pages load without a trip through _route
+        if self._context is not None and pattern != self._routed:
+            await self._context.unroute(self._routed, self._route)
+            await self._context.route(pattern, self._route)
+            self._routed = pattern
         if self._context is None:
             self._context = await self._browser.browser.new_context(storage_state=state)
             self._context.set_default_timeout(ACTION_TIMEOUT_MS)
             self._context.set_default_navigation_timeout(NAVIGATION_TIMEOUT_MS)
-            await self._context.route("**/*", self._route)
+            await self._context.route(pattern, self._route)
+            self._routed = pattern
             self.network_trace.attach(self._context)
             self._page = await self._context.new_page()
         await self.network_trace.settle()  # the last episode's late entries, then none of them
