@@ -112,8 +112,49 @@ def test_order_view_shows_items_totals_and_history(admin, data):
     track = data.execute("SELECT number FROM shipment_track WHERE order_id = ?", (order["id"],)).fetchone()[0]
     assert f"# {order['increment_id']}" in page and item in page and track in page
     assert f"Grand Total ${order['grand_total']:,.2f}" in page and "Order Status Complete" in page
-    assert "Cancel" not in page.split("Order & Account")[0]  # shipped orders cannot be canceled
+    toolbar = lxml.html.fromstring(admin.get(f"/admin/sales/order/view/order_id/{order['id']}/").data).cssselect(
+        "[role=toolbar] button")
+    assert [(b.text, b.get("disabled") is not None) for b in toolbar if b.text in ("Cancel", "Send Email")] == [
+        ("Cancel", True), ("Send Email", False)]  # shipped orders cannot be canceled
     assert admin.get("/admin/sales/order/view/order_id/99999/").status_code == 404
+
+
+def test_mega_menu_sections_collapse_and_lead_somewhere(admin):
+    tree = lxml.html.fromstring(admin.get("/admin/sales/order/").data)
+    sections = tree.cssselect("nav[aria-label='Admin menu'] details")
+    assert len(sections) >= 8 and sum(len(d.cssselect("a")) for d in sections) >= 80
+    opened = [d.cssselect("summary")[0].text for d in sections if d.get("open") is not None]
+    assert opened == ["Sales"]  # the current page's section only
+    for link in tree.cssselect("nav[aria-label='Admin menu'] a"):
+        assert admin.get(link.get("href"), follow_redirects=True).status_code == 200, link.get("href")
+    assert "We couldn't find any records." in text(admin.get("/admin/tax/rule/"))
+
+
+def test_order_view_tabs_and_toolbar(admin, data):
+    order = data.execute("SELECT * FROM sales_order WHERE status = 'closed' LIMIT 1").fetchone()
+    view = f"/admin/sales/order/view/order_id/{order['id']}/"
+    tabs = lxml.html.fromstring(admin.get(view).data).cssselect("[role=tablist] [role=tab]")
+    assert [t.text for t in tabs] == ["Information", "Invoices", "Credit Memos", "Shipments", "Comments History"]
+    assert [t.get("aria-selected") for t in tabs] == ["true", "false", "false", "false", "false"]
+    memo = data.execute("SELECT increment_id FROM creditmemo WHERE order_id = ?", (order["id"],)).fetchone()[0]
+    assert memo in text(admin.get(view + "?tab=creditmemos"))
+    assert "Refunded amount of" in text(admin.get(view + "?tab=history"))
+    assert "Items Ordered" in text(admin.get(view)) and "Items Ordered" not in text(admin.get(view + "?tab=invoices"))
+    assert "You sent the order email." in text(admin.post(f"/admin/sales/order/email/order_id/{order['id']}/",
+                                                          follow_redirects=True))
+
+
+def test_product_toolbar_delete_asks_first(admin, data):
+    product = data.execute("SELECT id, name FROM product LIMIT 1 OFFSET 3").fetchone()
+    edit = f"/admin/catalog/product/edit/id/{product['id']}/"
+    tree = lxml.html.fromstring(admin.get(edit).data)
+    actions = [" ".join(e.text_content().split()) for e in tree.cssselect("[role=toolbar] a, [role=toolbar] button")]
+    assert actions == ["Back", "Add Attribute", "Delete", "Reset", "Save and Continue Edit", "Save"]
+    assert not tree.cssselect("[role=dialog]")
+    dialog = lxml.html.fromstring(admin.get(edit + "?modal=delete").data).cssselect("[role=dialog]")[0]
+    assert product["name"] in dialog.text_content()
+    page = text(admin.post(f"/admin/catalog/product/delete/id/{product['id']}/", follow_redirects=True))
+    assert f"You deleted the product {product['name']}." in page and admin.get(edit).status_code == 404
 
 
 def test_cancel_hold_and_refusals(admin, data):

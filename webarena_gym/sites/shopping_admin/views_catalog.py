@@ -97,7 +97,17 @@ def products() -> str | Response:
 @admin_required
 def product_edit(product_id: int) -> str:
     product = one_or_404("SELECT * FROM product WHERE id = ?", (product_id,))
-    return render_template("product_edit.html", product=dict(product), categories=CATEGORY_NAMES, errors=[])
+    return render_template("product_edit.html", product=dict(product), categories=CATEGORY_NAMES, errors=[],
+                           modal=request.args.get("modal", ""))
+
+
+@bp.post("/admin/catalog/product/delete/id/<int:product_id>/")
+@admin_required
+def product_delete(product_id: int) -> Response:
+    product = one_or_404("SELECT name FROM product WHERE id = ?", (product_id,))
+    db().execute("DELETE FROM product WHERE id = ?", (product_id,))
+    flash(f"You deleted the product {product['name']}.", "success")
+    return redirect(url_for("catalog.products"))
 
 
 @bp.post("/admin/catalog/product/save/id/<int:product_id>/")
@@ -113,7 +123,8 @@ def product_save(product_id: int) -> str | Response | tuple[str, int]:
     errors = _form_errors(form, product_id)
     if errors:
         shown = dict(product) | {"name": form["name"], "sku": form["sku"], "description": form["description"]}
-        return render_template("product_edit.html", product=shown, categories=CATEGORY_NAMES, errors=errors), 400
+        return render_template("product_edit.html", product=shown, categories=CATEGORY_NAMES, errors=errors,
+                               modal=""), 400
     special = parse_number(form["special_price"]) if form["special_price"] else None
     db().execute(
         "UPDATE product SET name = ?, sku = ?, price = ?, special_price = ?, on_sale = ?, qty = ?, is_in_stock = ?, "

@@ -33,6 +33,9 @@ JOIN order_address b ON b.order_id = o.id AND b.address_type = 'billing'
 JOIN order_address s ON s.order_id = o.id AND s.address_type = 'shipping'
 """
 
+#: The order view's tabs (``?tab=``), Magento's order view sections.
+ORDER_TABS = {"info": "Information", "invoices": "Invoices", "creditmemos": "Credit Memos", "shipments": "Shipments",
+              "history": "Comments History"}
 INVOICE_FIELDS = {"search": "text", "created_from": "date", "created_to": "date", "sort": "text", "dir": "text",
                   "page": "page"}
 INVOICE_SORTS = {"increment_id": "increment_id", "created_at": "created_at", "order_increment_id": "order_increment_id",
@@ -116,7 +119,9 @@ def orders() -> str | Response:
 @bp.get("/admin/sales/order/view/order_id/<int:order_id>/")
 @admin_required
 def order_view(order_id: int) -> str:
-    return render_template("order_view.html", **order_context(order_id))
+    tab = request.args.get("tab", "info")
+    return render_template("order_view.html", tab=tab if tab in ORDER_TABS else "info", ORDER_TABS=ORDER_TABS,
+                           **order_context(order_id))
 
 
 @bp.get("/admin/sales/invoice/")
