@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 from flask import Flask, render_template
+from markupsafe import Markup, escape
 from werkzeug.exceptions import HTTPException
 
 from ..webapp import create_site_app, db
@@ -33,6 +34,8 @@ def create_app() -> Flask:
     app.jinja_env.filters["date"] = format_date
     app.jinja_env.filters["datetime"] = format_datetime
     app.jinja_env.filters["day"] = lambda value: format_date(f"{value} 00:00:00") if value else ""
+    # Apostrophes left as they are in text (GitLab's commit titles keep them), so the page source reads like the text.
+    app.jinja_env.filters["text_quotes"] = lambda value: Markup(str(escape(value)).replace("&#39;", "'"))
     app.jinja_env.filters["iso"] = lambda value: value.replace(" ", "T") if value else ""
     app.jinja_env.filters["role"] = lambda level: ROLES.get(level, "")
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 
 from ..webapp import db
@@ -22,6 +24,13 @@ PROJECT_SORTS = {
 PROJECT_COLUMNS = (
     "p.*, (SELECT COUNT(*) FROM stars s WHERE s.project_id = p.id) AS star_count,"
     " (SELECT COUNT(*) FROM issues i WHERE i.project_id = p.id AND i.state = 'opened') AS open_issues"
+)
+
+
+#: Built-in project templates offered by the new-project form.
+PROJECT_TEMPLATES = (
+    "Ruby on Rails", "Spring", "NodeJS Express", "iOS (Swift)", ".NET Core", "Android", "Go Micro",
+    "Pages/Plain HTML", "Pages/Jekyll", "Pages/Hugo", "Serverless Framework/JS", "Django",
 )
 
 
@@ -212,10 +221,13 @@ def todos_all_done():
 @signed_in
 def new_project():
     user = me_required()
-    form = {"name": "", "path": "", "description": "", "visibility": "private", "readme": "1"}
+    form = {"name": "", "path": "", "description": "", "visibility": "private", "readme": "1", "template": ""}
     errors: list[str] = []
     if request.method == "POST":
-        form = {key: request.form.get(key, "").strip() for key in ("name", "path", "description", "visibility", "readme")}
+        form = {key: request.form.get(key, "").strip()
+                for key in ("name", "path", "description", "visibility", "readme", "template")}
+        if form["template"] and form["template"] not in PROJECT_TEMPLATES:
+            errors.append(f"Unknown template {form['template']!r}; pick one of the listed templates.")
         path = slugify(form["path"] or form["name"])
         if not form["name"]:
             errors.append("Project name can't be blank.")
@@ -229,6 +241,8 @@ def new_project():
         if not errors:
             moment = now_stamp()
             readme = f"# {form['name']}\n\n{form['description']}".strip() if form["readme"] else ""
+            if form["template"]:
+                readme = f"# {form['name']}\n\nCreated from the {form['template']} project template."
             project_id = db().execute(
                 "INSERT INTO projects (namespace, path, name, description, visibility, readme, creator_id,"
                 " created_at, last_activity_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -236,6 +250,17 @@ def new_project():
                  user["id"], moment, moment),
             ).lastrowid
             db().execute("INSERT INTO members VALUES (?, ?, 50, ?)", (project_id, user["id"], moment))
+            if form["template"]:
+                sha = hashlib.sha1(f"{project_id}-{form['template']}-{moment}".encode()).hexdigest()
+                db().execute(
+                    "INSERT INTO commits (project_id, sha, branch, author_name, author_email, message, committed_at)"
+                    " VALUES (?, ?, 'main', ?, ?, ?, ?)",
+                    (project_id, sha, user["name"], user["email"], f"Initialized from '{form['template']}' project template", moment),
+                )
+            db().execute(
+                "INSERT INTO branches (project_id, name, author_name, last_commit, updated_at) VALUES (?, 'main', ?, ?, ?)",
+                (project_id, user["name"], "Initial commit", moment),
+            )
             for name, color, description in LABELS[:3]:  # bug, enhancement, documentation, as GitLab suggests
                 db().execute(
                     "INSERT INTO labels (project_id, name, color, description) VALUES (?, ?, ?, ?)",
@@ -243,4 +268,4 @@ def new_project():
                 )
             flash(f"Project '{form['name']}' was successfully created.")
             return redirect(url_for("project.project_page", namespace=user["username"], project=path))
-    return render_template("new_project.html", form=form, errors=errors, user=user)
+    return render_template("new_project.html", form=form, errors=errors, user=user, templates=PROJECT_TEMPLATES)

@@ -175,9 +175,11 @@ def remove_member(namespace: str, project: str, username: str):
     return redirect(url_for("project.project_members_page", namespace=namespace, project=project))
 
 
+@bp.get("/<namespace>/<project>/-/commits")
 @bp.get("/<namespace>/<project>/-/commits/<branch>")
-def commits(namespace: str, project: str, branch: str):
+def commits(namespace: str, project: str, branch: str | None = None):
     row = project_or_404(namespace, project)
+    branch = branch or row["default_branch"]
     if branch != row["default_branch"]:
         abort(404)
     author = request.args.get("author", "").strip()

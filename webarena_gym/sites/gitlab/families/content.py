@@ -238,6 +238,47 @@ def _solve_star_top(ctx: OracleContext) -> Iterator[str]:
     yield ctx.exit("")
 
 
+# -- a private project from a template, with members (Lite template 2100) ------------------
+
+#: (project name, template) pairs, as Lite's intents pair them.
+TEMPLATE_PROJECTS = (
+    ("web_agent_android_xl", "Android"), ("agi_index", "Ruby on Rails"), ("planner_app", "iOS (Swift)"),
+    ("llm_api", "NodeJS Express"), ("spring_shop", "Spring"), ("docs_site", "Pages/Hugo"), ("blog_jekyll", "Pages/Jekyll"),
+    ("inventory_svc", ".NET Core"), ("micro_gateway", "Go Micro"), ("landing_page", "Pages/Plain HTML"),
+    ("lambda_tools", "Serverless Framework/JS"), ("survey_portal", "Django"),
+)
+
+
+def _instances_template_project(conn: sqlite3.Connection) -> Instances:
+    taken = {r[0].lower() for r in conn.execute("SELECT path FROM projects WHERE namespace = ?", (USER,))}
+    rng, out = rng_for("template_project"), []
+    usernames = [username for username, _name in _outsiders(conn, None)]
+    for name, template in TEMPLATE_PROJECTS:
+        if name in taken:
+            continue
+        people = rng.sample(usernames, 3)
+        out.append(({"project_name": name, "template": template, "account_list": ", ".join(people)}, program_html_eval(
+            (f"{GITLAB}/{USER}/{name}", "document.querySelector('.visibility-icon').getAttribute('title')",
+             {"must_include": ["Private"]}),
+            (f"{GITLAB}/{USER}/{name}/-/commits", "", {"must_include": [f"Initialized from '{template}' project template"]}),
+            (_members_url(name), "", {"must_include": [f"@{username}" for username in people]}),
+        )))
+    return out
+
+
+def _solve_template_project(ctx: OracleContext) -> Iterator[str]:
+    yield ctx.click("New project", tag="a", exact=True)
+    yield ctx.click("Create from template", tag="a", exact=True)
+    yield ctx.check(ctx.instantiation["template"])
+    yield ctx.type("Project name", ctx.instantiation["project_name"])
+    yield ctx.check("Private")
+    yield ctx.click("Create project", tag="button", exact=True)
+    yield ctx.click("Members", tag="a", exact=True)
+    yield ctx.click("Invite members", tag="a", exact=True)
+    yield from _invite(ctx, ctx.instantiation["account_list"], "Developer")
+    yield ctx.exit("")
+
+
 CONTENT_FAMILIES: list[TaskFamily] = [
     family("homepage_url", "set the homepage URL on my GitLab profile to {{url}}", "content", _instances_homepage, _solve_homepage),
     family("empty_repo", "Set up a new, empty repository with the name {{project_name}}?", "content",
@@ -252,4 +293,6 @@ CONTENT_FAMILIES: list[TaskFamily] = [
            "content", _instances_project_with_members, _solve_project_with_members),
     family("star_top_projects", "Star the top {{number}} most stared repos in Gitlab", "content",
            _instances_star_top, _solve_star_top),
+    family("template_project", "Start a private project {{project_name}} with {{template}} template and add {{account_list}} as members",
+           "content", _instances_template_project, _solve_template_project),
 ]
