@@ -203,13 +203,13 @@ def test_comment_reply_and_edit(forum):
     doc = html(forum.get(path))
     mine = [c for c in doc.cssselect(".comments > .comment") if "Top-level words" in c.text_content()]
     assert mine and mine[0].cssselect(".comment__info a")[0].text_content() == USER
-    target = doc.cssselect(".comment .comment__actions a")[0].get("href")  # "Reply" of the first comment
+    target = next(a.get("href") for a in doc.cssselect(".comment .comment__nav a") if a.text == "Reply")  # 1st comment
     page = html(forum.get(target))
     assert page.cssselect("label")[-1].text_content().startswith("Reply to ")
     forum.post(target, data={"body": "A nested answer"})
     replies = html(forum.get(target)).cssselect(".comment__replies .comment__body")
     assert "A nested answer" in [r.text_content().strip() for r in replies]
-    edit = [a.get("href") for a in html(forum.get(path)).cssselect(".comment__actions a") if a.text == "Edit"][0]
+    edit = [a.get("href") for a in html(forum.get(path)).cssselect(".comment__nav a") if a.text == "Edit"][0]
     forum.post(edit, data={"body": "Edited words"})
     assert "Edited words" in forum.get(path).get_data(as_text=True)
     others = [c for c in doc.cssselect(".comment") if c.cssselect(".comment__info a")[0].text_content() != USER]

@@ -63,6 +63,15 @@ def is_subscribed(forum_id: int, uid: int | None) -> bool:
     return row.fetchone() is not None
 
 
+def forum_moderators(forum_id: int) -> list[str]:
+    """Usernames of a forum's moderators, the creator first."""
+    return [r[0] for r in db().execute(
+        "SELECT u.username FROM moderators m JOIN users u ON u.id = m.user_id JOIN forums f ON f.id = m.forum_id"
+        " WHERE m.forum_id = ? ORDER BY u.id != f.creator_id, u.username COLLATE NOCASE",
+        (forum_id,),
+    )]
+
+
 def subscribed_forums(uid: int | None) -> list[sqlite3.Row]:
     if uid is None:
         return []

@@ -28,6 +28,8 @@ DEFAULT_USER_POSTS = 14
 #: rest of the seed stays as it was).
 DEFAULT_USER_LINK_POSTS = 12
 DEFAULT_USER_COMMENTS = 30
+#: Posts whose threads run long (30 to 80 comments), as the busiest threads of the real forum do.
+LONG_THREADS = 16
 DATA_START = dt.datetime(2022, 1, 1)
 DATA_END = dt.datetime(2023, 5, 31, 23, 0)
 
@@ -40,6 +42,10 @@ CREATE TABLE forums (
     id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE COLLATE NOCASE, title TEXT NOT NULL,
     description TEXT NOT NULL, sidebar TEXT NOT NULL, created_at TEXT NOT NULL,
     creator_id INTEGER NOT NULL REFERENCES users(id), subscriber_count INTEGER NOT NULL
+);
+CREATE TABLE moderators (
+    forum_id INTEGER NOT NULL REFERENCES forums(id), user_id INTEGER NOT NULL REFERENCES users(id),
+    PRIMARY KEY (forum_id, user_id)
 );
 CREATE TABLE subscriptions (
     user_id INTEGER NOT NULL REFERENCES users(id), forum_id INTEGER NOT NULL REFERENCES forums(id),
@@ -137,6 +143,12 @@ def _seed_forums(conn: sqlite3.Connection, rng: random.Random, users: list[int])
              rng.choice(users), total),
         )
         forum_ids.append(cur.lastrowid)
+    extra = random.Random(SEED + 2)  # a stream of its own: the rest of the seed stays as it was
+    for forum_id in forum_ids:
+        creator = conn.execute("SELECT creator_id FROM forums WHERE id = ?", (forum_id,)).fetchone()[0]
+        others = extra.sample([u for u in users if u != creator], extra.randint(1, 3))
+        conn.executemany("INSERT INTO moderators (forum_id, user_id) VALUES (?, ?)",
+                         [(forum_id, uid) for uid in [creator, *others]])
     for uid, chosen in subscribers.items():
         conn.executemany(
             "INSERT INTO subscriptions (user_id, forum_id) VALUES (?, ?)", [(uid, forum_ids[i]) for i in sorted(chosen)]
@@ -216,6 +228,7 @@ def _seed_comments(conn: sqlite3.Connection, rng: random.Random, users: list[int
     default_uid = _default_user_id(conn)
     for comment in rng.sample(comments, DEFAULT_USER_COMMENTS):
         comment["user_id"] = default_uid
+    comments.extend(_long_threads(posts, users, weights))
     # Ids follow time, as in the real forum; a reply is always newer than its parent.
     comments.sort(key=lambda c: (c["created"], c["depth"]))
     for comment in comments:
@@ -227,6 +240,29 @@ def _seed_comments(conn: sqlite3.Connection, rng: random.Random, users: list[int
              comment["up"], comment["down"]),
         )
         comment["id"] = cur.lastrowid
+
+
+def _long_threads(posts: list[dict], users: list[int], weights: list[float]) -> list[dict]:
+    """30 to 80 more comments on a few posts, drawn from a stream of their own (the rest of the seed stays)."""
+    rng = random.Random(SEED + 3)
+    comments: list[dict] = []
+    # posts whose id is 4 mod 19 keep their short threads: a reply task picks its comments there
+    for post in rng.sample([p for p in posts if p["id"] % 19 != 4], LONG_THREADS):
+        thread: list[dict] = []
+        for _ in range(rng.randint(30, 80)):
+            parent = None
+            if thread and rng.random() < 0.6:
+                parent = rng.choice([c for c in thread if c["depth"] < 5] or [None])
+            after = parent["created"] if parent else post["created"]
+            created = min(after + dt.timedelta(minutes=rng.randint(3, 60 * 48)), DATA_END + dt.timedelta(minutes=59))
+            up, down = _votes(rng, 1.5, 0.14)
+            thread.append({
+                "post": post["id"], "parent": parent, "user_id": rng.choices(users, weights)[0],
+                "body": " ".join(s.format(t=post["topic"]) for s in rng.sample(COMMENT_SENTENCES, rng.randint(1, 2))),
+                "created": created, "up": up, "down": down, "depth": parent["depth"] + 1 if parent else 0,
+            })
+        comments.extend(thread)
+    return comments
 
 
 def _seed_default_user_votes(conn: sqlite3.Connection, rng: random.Random) -> None:

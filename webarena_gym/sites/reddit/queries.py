@@ -19,6 +19,15 @@ SORTS: dict[str, tuple[str, str]] = {
     "comments": ("Most commented", "comment_count DESC, s.created_at DESC, s.id DESC"),
 }
 
+#: Periods of the top and most-commented listings (``?t=``): key -> (label, days back from the world's start).
+TIME_FILTERS: dict[str, tuple[str, int | None]] = {
+    "day": ("Past 24 hours", 1),
+    "week": ("Past week", 7),
+    "month": ("Past month", 30),
+    "year": ("Past year", 365),
+    "all": ("All time", None),
+}
+
 TIME_FORMAT = "%Y-%m-%d %H:%M:%S"
 
 SUBMISSION_COLUMNS = """

@@ -99,6 +99,7 @@ def create_forum():
             forum_id = db().execute("SELECT id FROM forums WHERE name = ?", (form["name"],)).fetchone()[0]
             # Postmill subscribes the creator, who is also the forum's moderator.
             db().execute("INSERT INTO subscriptions (user_id, forum_id) VALUES (?, ?)", (current_uid(), forum_id))
+            db().execute("INSERT INTO moderators (forum_id, user_id) VALUES (?, ?)", (forum_id, current_uid()))
             return redirect(url_for("listing.forum", forum_name=form["name"]))
     return render_template("forum_form.html", form=form, errors=errors, forum=None)
 

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import datetime as dt
+
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 
 from ..webapp import db
-from .common import current_uid, forum_or_404, is_subscribed, page_number, subscribed_forums
-from .queries import SORTS, list_submissions, user_votes
+from ..world import WORLD_START
+from .common import current_uid, forum_moderators, forum_or_404, is_subscribed, page_number, subscribed_forums
+from .queries import SORTS, TIME_FILTERS, TIME_FORMAT, list_submissions, user_votes
 
 bp = Blueprint("listing", __name__)
 
@@ -21,9 +24,30 @@ def _sort(path_sort: str | None) -> str:
     return sort
 
 
-def _listing_context(rows: list, has_next: bool, page: int, sort: str) -> dict:
+def _time_filter(sort: str) -> tuple[str, str, tuple]:
+    """The ``?t=`` period of a top or most-commented listing: (key, extra WHERE clause, its parameters)."""
+    key = request.args.get("t", "all")
+    if key not in TIME_FILTERS:
+        abort(404)
+    days = TIME_FILTERS[key][1]
+    if sort not in ("top", "comments") or days is None:
+        return key, "", ()
+    return key, " AND s.created_at >= ?", ((WORLD_START - dt.timedelta(days=days)).strftime(TIME_FORMAT),)
+
+
+def _time_url(key: str) -> str:
+    args = {k: v for k, v in request.args.items() if k not in ("page", "t")}
+    if key != "all":
+        args["t"] = key
+    return url_for(request.endpoint, **(request.view_args or {}), **args)
+
+
+def _listing_context(rows: list, has_next: bool, page: int, sort: str, period: str = "all") -> dict:
     uid = current_uid()
     return {
+        "period": period,
+        "periods": TIME_FILTERS,
+        "time_url": _time_url,
         "submissions": rows,
         "votes": user_votes(db(), "submission_votes", "submission_id", uid, [r["id"] for r in rows]),
         "page": page,
@@ -37,12 +61,13 @@ def _listing_context(rows: list, has_next: bool, page: int, sort: str) -> dict:
 @bp.get(f"/<{SORT_PATHS}:path_sort>")
 def front(path_sort: str | None = None):
     sort, page = _sort(path_sort), page_number()
-    rows, has_next = list_submissions(db(), sort=sort, page=page)
+    period, since, params = _time_filter(sort)
+    rows, has_next = list_submissions(db(), where="1" + since, params=params, sort=sort, page=page)
     return render_template(
         "front.html",
         subscriptions=subscribed_forums(current_uid()),
         sort_url=lambda s: url_for("listing.front", path_sort=s),
-        **_listing_context(rows, has_next, page, sort),
+        **_listing_context(rows, has_next, page, sort, period),
     )
 
 
@@ -53,13 +78,16 @@ def forum(forum_name: str, path_sort: str | None = None):
     if forum["name"] != forum_name:
         return redirect(url_for("listing.forum", forum_name=forum["name"], path_sort=path_sort, **request.args))
     sort, page = _sort(path_sort), page_number()
-    rows, has_next = list_submissions(db(), where="s.forum_id = ?", params=(forum["id"],), sort=sort, page=page)
+    period, since, params = _time_filter(sort)
+    rows, has_next = list_submissions(
+        db(), where="s.forum_id = ?" + since, params=(forum["id"], *params), sort=sort, page=page)
     return render_template(
         "forum.html",
         forum=forum,
+        moderators=forum_moderators(forum["id"]),
         subscribed=is_subscribed(forum["id"], current_uid()),
         sort_url=lambda s: url_for("listing.forum", forum_name=forum["name"], path_sort=s),
-        **_listing_context(rows, has_next, page, sort),
+        **_listing_context(rows, has_next, page, sort, period),
     )
 
 

@@ -12,9 +12,11 @@ from .common import (
     LOGIN_PATH,
     apply_vote,
     current_uid,
+    forum_moderators,
     forum_or_404,
     is_subscribed,
     login_redirect,
+    page_number,
     safe_next,
 )
 from .queries import TIME_FORMAT, comment_path, get_submission, hot_ranking, post_path, user_votes
@@ -33,8 +35,11 @@ def _submission_in(forum_name: str, submission_id: int) -> sqlite3.Row:
     return post
 
 
-def _forum_subscribed(post: sqlite3.Row, uid: int | None) -> bool:
-    return is_subscribed(forum_or_404(post["forum"])["id"], uid)
+def _forum_sidebar(post: sqlite3.Row, uid: int | None) -> dict:
+    """What the sidebar shows of the post's forum: subscription, description, subscribers, moderators."""
+    forum = forum_or_404(post["forum"])
+    return {"subscribed": is_subscribed(forum["id"], uid), "forum_info": forum,
+            "moderators": forum_moderators(forum["id"])}
 
 
 def _comment_tree(submission_id: int) -> tuple[dict, dict[int, sqlite3.Row]]:
@@ -48,6 +53,27 @@ def _comment_tree(submission_id: int) -> tuple[dict, dict[int, sqlite3.Row]]:
     for row in rows:
         children[row["parent_id"]].append(row)
     return children, {row["id"]: row for row in rows}
+
+
+#: Comments per page of a thread (whole reply trees: a page may hold more when one tree is bigger).
+COMMENTS_PER_PAGE = 25
+
+
+def _thread_pages(roots: list[sqlite3.Row], children: dict) -> list[list[sqlite3.Row]]:
+    """The top-level comments split into pages of about :data:`COMMENTS_PER_PAGE` comments, replies included."""
+    def size(row: sqlite3.Row) -> int:
+        return 1 + sum(size(child) for child in children[row["id"]])
+
+    pages: list[list[sqlite3.Row]] = [[]]
+    used = 0
+    for root in roots:
+        n = size(root)
+        if pages[-1] and used + n > COMMENTS_PER_PAGE:
+            pages.append([])
+            used = 0
+        pages[-1].append(root)
+        used += n
+    return pages
 
 
 def _post_form() -> dict:
@@ -72,12 +98,16 @@ def submission(forum_name: str, submission_id: int, slug: str | None = None):
     if request.path != canonical:
         return redirect(canonical)
     children, by_id = _comment_tree(post["id"])
+    pages, page = _thread_pages(children[None], children), page_number()
+    if page > len(pages):
+        abort(404)
     uid = current_uid()
     return render_template(
-        "submission.html", post=post, children=children, roots=children[None],
+        "submission.html", post=post, children=children, roots=pages[page - 1], page=page,
+        has_next=page < len(pages),
         vote=user_votes(db(), "submission_votes", "submission_id", uid, [post["id"]]).get(post["id"], 0),
         comment_votes=user_votes(db(), "comment_votes", "comment_id", uid, list(by_id)),
-        subscribed=_forum_subscribed(post, uid),
+        **_forum_sidebar(post, uid),
     )
 
 
@@ -89,9 +119,9 @@ def comment(forum_name: str, submission_id: int, comment_id: int):
         abort(404)
     return render_template(
         "comment.html", post=post, children=children, roots=[by_id[comment_id]],
-        parent=by_id[comment_id],
+        parent=by_id[comment_id], parent_comment=by_id.get(by_id[comment_id]["parent_id"]),
         comment_votes=user_votes(db(), "comment_votes", "comment_id", current_uid(), list(by_id)),
-        subscribed=_forum_subscribed(post, current_uid()),
+        **_forum_sidebar(post, current_uid()),
     )
 
 
@@ -169,7 +199,16 @@ def submit(forum_name: str | None = None):
                 (current_uid(), new_id),
             )
             return redirect(post_path(forum["name"], new_id, form["title"]))
-    return render_template("submit.html", form=form, forums=forums, errors=errors, post=None)
+    query = request.args.get("forum_query", "").strip()
+    matches = []
+    if query:
+        pattern = "%" + query.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        matches = db().execute(
+            "SELECT name, title FROM forums WHERE name LIKE ? ESCAPE '\\' OR title LIKE ? ESCAPE '\\'"
+            " ORDER BY name COLLATE NOCASE", (pattern, pattern),
+        ).fetchall()
+    return render_template("submit.html", form=form, forums=forums, errors=errors, post=None,
+                           forum_query=query, forum_matches=matches)
 
 
 @bp.route("/f/<forum_name>/<int:submission_id>/-/edit", methods=["GET", "POST"])
