@@ -26,7 +26,11 @@ CREATE TABLE users (
     id INTEGER PRIMARY KEY, username TEXT UNIQUE NOT NULL, name TEXT NOT NULL,
     email TEXT NOT NULL, password TEXT NOT NULL, bio TEXT NOT NULL DEFAULT '',
     location TEXT NOT NULL DEFAULT '', website TEXT NOT NULL DEFAULT '',
-    status_message TEXT NOT NULL DEFAULT '', feed_token TEXT NOT NULL, created_at TEXT NOT NULL
+    status_message TEXT NOT NULL DEFAULT '', feed_token TEXT NOT NULL, created_at TEXT NOT NULL,
+    busy INTEGER NOT NULL DEFAULT 0, timezone TEXT NOT NULL DEFAULT 'UTC', pronouns TEXT NOT NULL DEFAULT '',
+    pronunciation TEXT NOT NULL DEFAULT '', public_email TEXT NOT NULL DEFAULT '', job_title TEXT NOT NULL DEFAULT '',
+    organization TEXT NOT NULL DEFAULT '', private_profile INTEGER NOT NULL DEFAULT 0, discord TEXT NOT NULL DEFAULT '',
+    linkedin TEXT NOT NULL DEFAULT '', skype TEXT NOT NULL DEFAULT '', twitter TEXT NOT NULL DEFAULT ''
 );
 CREATE TABLE groups (id INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, name TEXT NOT NULL, description TEXT NOT NULL);
 CREATE TABLE projects (

@@ -144,28 +144,46 @@ def unfollow(username: str):
     return redirect(url_for("users.namespace_page", name=username))
 
 
+#: The profile form's text fields (column names; the form uses the same names).
+PROFILE_TEXT_FIELDS = (
+    "status_message", "timezone", "name", "pronouns", "pronunciation", "public_email", "website", "location",
+    "job_title", "organization", "bio", "discord", "linkedin", "skype", "twitter",
+)
+#: Its checkboxes.
+PROFILE_FLAGS = ("busy", "private_profile")
+TIMEZONES = ("UTC", "America/New_York", "America/Los_Angeles", "Europe/London", "Europe/Berlin", "Asia/Tokyo", "Asia/Kolkata")
+
+
 @bp.route("/-/profile", methods=["GET", "POST"])
 @signed_in
 def profile_settings():
     user = me_required()
     errors: list[str] = []
     if request.method == "POST":
-        form = {key: request.form.get(key, "").strip() for key in ("name", "status_message", "website", "location", "bio")}
+        form: dict = {key: request.form.get(key, "").strip() for key in PROFILE_TEXT_FIELDS}
+        form.update({key: int(bool(request.form.get(key))) for key in PROFILE_FLAGS})
         if not form["name"]:
             errors.append("Full name can't be blank.")
         if form["website"] and not re.match(r"^(https?://)?[\w.-]+\.[a-z]{2,}(/\S*)?$", form["website"], re.I):
             errors.append("Website url is not a valid URL.")
         if len(form["status_message"]) > 100:
             errors.append("Status message is too long (maximum is 100 characters).")
+        if form["timezone"] not in TIMEZONES:
+            form["timezone"] = "UTC"
+        if form["public_email"] not in ("", user["email"]):
+            errors.append("Public email must be one of your verified emails.")
+        if form["discord"] and not form["discord"].isdigit():
+            errors.append("Discord must be your Discord user ID (digits only).")
         if not errors:
+            columns = (*PROFILE_TEXT_FIELDS, *PROFILE_FLAGS)
             db().execute(
-                "UPDATE users SET name = ?, status_message = ?, website = ?, location = ?, bio = ? WHERE id = ?",
-                (form["name"], form["status_message"], form["website"], form["location"], form["bio"], user["id"]),
+                f"UPDATE users SET {', '.join(f'{c} = ?' for c in columns)} WHERE id = ?",
+                (*(form[c] for c in columns), user["id"]),
             )
             flash("Profile was successfully updated")
             return redirect(url_for("users.profile_settings"))
         user = {**dict(user), **form}
-    return render_template("profile_settings.html", user=user, errors=errors)
+    return render_template("profile_settings.html", user=user, errors=errors, timezones=TIMEZONES)
 
 
 @bp.route("/-/profile/personal_access_tokens", methods=["GET", "POST"])
