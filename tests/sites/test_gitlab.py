@@ -291,6 +291,125 @@ def test_writes_are_isolated_per_world_and_reset_restores(gitlab, world):
     assert gitlab.get("/byteblaze/isolated").status_code == 404
 
 
+# --- discussions, sidebar widgets ----------------------------------------------------
+
+
+def busiest_issue(gitlab) -> str:
+    """The issue page with the most notes (the seed data gives some 15-40)."""
+    best = None
+    for href in html(gitlab.get(f"{A11Y}/-/issues?state=all")).cssselect(".issue-title"):
+        doc = html(gitlab.get(href.get("href")))
+        count = len(doc.cssselect("#notes-list > li"))
+        if best is None or count > best[0]:
+            best = (count, href.get("href"))
+    return best[1]
+
+
+def test_long_threads_carry_system_notes_reactions_and_icon_only_note_controls(gitlab):
+    doc = html(gitlab.get(busiest_issue(gitlab)))
+    notes = doc.cssselect("#notes-list > li")
+    assert len(notes) >= 15 and doc.cssselect("#notes-list > li.system-note") and doc.cssselect(".awards .award")
+    comment = next(li for li in notes if "system-note" not in li.get("class"))
+    controls = comment.cssselect(".note-actions[role=toolbar] > a, .note-actions > details > summary")
+    assert {c.get("aria-label") for c in controls} >= {"Add reaction", "Reply to comment", "More actions"}
+    assert all(not c.text_content().strip() and c.get("title") for c in controls)
+
+
+def test_comment_preview_reply_edit_and_reaction(gitlab):
+    path = "/byteblaze/dotfiles/-/issues/1"
+    page = html(gitlab.post(f"{path}/notes", data={"note": "Looks **bold** to me", "tab": "preview"}))
+    assert page.cssselect('[role="tablist"] [role="tab"][aria-selected="true"]')[0].text_content() == "Preview"
+    assert texts(page, ".md-preview strong") == ["bold"] and page.cssselect('input[name="note"]')[0].get("value") == "Looks **bold** to me"
+    assert "Looks **bold** to me" not in texts(html(gitlab.get(path)), ".note-body")  # previewing posts nothing
+    gitlab.post(f"{path}/notes", data={"note": "First draft", "tab": "comment"})
+    doc = html(gitlab.get(path))
+    mine = doc.cssselect("#notes-list > li")[-1]
+    note_id = mine.get("id").removeprefix("note_")
+    quoted = html(gitlab.get(f"{path}?reply_to={note_id}")).cssselect('textarea[name="note"]')[0].text
+    assert quoted.startswith("> First draft")
+    assert mine.cssselect('a[aria-label="Edit comment"]')
+    editor = html(gitlab.get(f"{path}?edit_note={note_id}")).cssselect("form.note-edit")[0]
+    gitlab.post(editor.get("action"), data={"note": "Second draft"})
+    reacted = gitlab.post(mine.cssselect(".award-menu form")[0].get("action"), data={"name": "tada"})
+    assert reacted.status_code == 302
+    last = html(gitlab.get(path)).cssselect("#notes-list > li")[-1]
+    assert texts(last, ".timeline-discussion-body") == ["Second draft"] and texts(last, ".award.selected") == ["🎉 1"]
+
+
+def test_sidebar_milestone_due_date_and_notifications_switch(gitlab):
+    path = "/byteblaze/dotfiles/-/issues/1"
+    menu = html(gitlab.get(f"{path}?edit=milestone"))
+    first = menu.cssselect('#milestone-listbox button[role="option"][name="milestone_id"]')[1]
+    gitlab.post(f"{path}/edit", data={"milestone_id": first.get("value")})
+    gitlab.post(f"{path}/edit", data={"due_date": "2030-1-3"})
+    doc = html(gitlab.get(path))
+    assert texts(doc, ".milestone-title") == [first.text_content()]
+    assert texts(doc, '[data-testid="sidebar-due-date"]') == ["Jan 3, 2030"]
+    assert "changed due date to January 3, 2030" in texts(doc, ".note.system .note-body")
+    assert html(gitlab.get(f"{path}?edit=due_date")).cssselect('input[type="date"][name="due_date"]')[0].get("value") == "2030-01-03"
+    switch = doc.cssselect('button[role="switch"]')[0]
+    gitlab.post(doc.cssselect(".subscription form")[0].get("action"), data={"subscribed": "0" if switch.get("aria-checked") == "true" else "1"})
+    assert html(gitlab.get(path)).cssselect('button[role="switch"]')[0].get("aria-checked") != switch.get("aria-checked")
+
+
+def test_invite_dialog_takes_several_people_by_name(gitlab):
+    members = "/byteblaze/dotfiles/-/project_members"
+    assert not html(gitlab.get(members)).cssselect('[role="dialog"]')
+    dialog = html(gitlab.get(f"{members}?modal=invite")).cssselect('[role="dialog"]')
+    assert dialog and dialog[0].cssselect('input[type="date"]')
+    outsiders = [u for u in ("yjlou", "koush", "patou") if not html(gitlab.get(members)).cssselect(f'tr[data-username="{u}"]')][:2]
+    full_name = texts(html(gitlab.get(f"/{outsiders[1]}")), "h1.user-name")[0]
+    gitlab.post(members, data={"username": f"{outsiders[0]} and {full_name}", "access_level": "20"})
+    doc = html(gitlab.get(members))
+    for username in outsiders:
+        assert texts(doc, f'tr[data-username="{username}"] td.col-max-role span') == ["Reporter"]
+        assert f"@{username}" in texts(doc, "td[data-label='Account'] span.gl-avatar-labeled-sublabel")
+
+
+def test_branches_and_a_new_merge_request_with_a_reviewer(gitlab):
+    branches = html(gitlab.get(f"{A11Y}/-/branches"))
+    start = branches.cssselect('a[aria-label^="Create merge request from"]')[0].get("href")
+    form = html(gitlab.get(start))
+    source = form.cssselect('#mr_source_branch option[selected]')[0].get("value")
+    reviewer = form.cssselect("#mr_reviewer option")[1]
+    created = gitlab.post(f"{A11Y}/-/merge_requests/new", data={
+        "source_branch": source, "target_branch": "main", "title": "Redesign", "reviewer_username": reviewer.get("value")})
+    doc = html(gitlab.get(created.headers["Location"]))
+    assert texts(doc, ".detail-page-description > a.gl-font-monospace") == [source, "main"]
+    assert reviewer.text_content().split(" (@")[0] in texts(doc, ".block.reviewer")[0]
+    same = gitlab.post(f"{A11Y}/-/merge_requests/new", data={"source_branch": "main", "target_branch": "main", "title": "x"})
+    assert "must differ" in same.get_data(as_text=True)
+
+
+def test_project_from_a_template_records_its_first_commit(gitlab):
+    assert html(gitlab.get("/projects/new?tab=template")).cssselect('input[name="template"][value="Android"]')
+    gitlab.post("/projects/new", data={"name": "droid", "visibility": "private", "template": "Android"})
+    assert "Initialized from 'Android' project template" in gitlab.get("/byteblaze/droid/-/commits").get_data(as_text=True)
+    assert html(gitlab.get("/byteblaze/droid")).cssselect(".visibility-icon")[0].get("title") == "Private"
+
+
+def test_dashboard_issues_search_and_sort_by_update(gitlab):
+    base = "/dashboard/issues?author_username=byteblaze&state=all"
+    titles = texts(html(gitlab.get(f"{base}&search=the")), ".issues-list li > a")
+    assert titles and all("the" in t.lower() for t in titles)
+    updated = html(gitlab.get(f"{base}&sort=updated_desc")).cssselect(".issues-list li .muted")
+    days = [re.search(r"updated (\w{3} \d+, \d{4})", li.text_content()).group(1) for li in updated]
+    from datetime import datetime
+    stamps = [datetime.strptime(day, "%b %d, %Y") for day in days]
+    assert stamps == sorted(stamps, reverse=True)
+
+
+def test_profile_form_has_gitlab_fields(gitlab):
+    doc = html(gitlab.get("/-/profile"))
+    fields = doc.cssselect("form input:not([type=hidden]), form select, form textarea")
+    assert len([f for f in fields if f.get("name") not in (None, "search")]) >= 14
+    form = {f.get("name"): f.get("value") or "" for f in doc.cssselect("form input[name]") if f.get("type") != "checkbox"}
+    form.update({"name": "Byte Blaze", "job_title": "Staff engineer", "organization": "A11y Project", "pronouns": "they/them"})
+    assert gitlab.post("/-/profile", data=form).status_code == 302
+    profile = html(gitlab.get("/byteblaze"))
+    assert texts(profile, ".job") == ["Staff engineer at A11y Project"] and texts(profile, ".pronouns") == ["(they/them)"]
+
+
 # --- browser -------------------------------------------------------------------------
 
 

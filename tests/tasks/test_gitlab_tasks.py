@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import copy
+import datetime as dt
 from functools import cache
 
+import lxml.html
 import pytest
 
 from webarena_gym.oracle_runner import run_oracle
@@ -69,6 +71,27 @@ def test_references_agree_with_the_site(site_client):
     assert page.index(top["eval"]["reference_answers"]["exact_match"]) < page.index("</tr>", page.index("<tr class=\"person\">"))
 
 
+def test_commit_counts_on_a_day_agree_with_the_commits_page(site_client):
+    """The reference of each "commits on a day" task is what the author-filtered commits page shows that day."""
+    gitlab = site_client("gitlab", "byteblaze")
+    for task in instances("gitlab.commits_repo_day")[:6]:
+        values = task["instantiation_dict"]
+        repo = values["repo"] if "/" in values["repo"] else f"byteblaze/{values['repo']}"
+        month, day, year = (int(part) for part in values["date"].split("/"))
+        heading = dt.date(year, month, day).strftime("%b ") + f"{day}, {year}"
+        shown, page = 0, 1
+        while True:
+            doc = lxml.html.fromstring(gitlab.get(f"/{repo}/-/commits/main", query_string={
+                "author": values["user"], "page": page}).get_data(as_text=True))
+            for header in doc.cssselect("h2.day"):
+                if header.text_content() == heading:
+                    shown += len(header.getnext().cssselect("li.commit"))
+            if not doc.cssselect('nav[aria-label="Pagination"] a') or page > 10 or "Next" not in doc.text_content():
+                break
+            page += 1
+        assert [str(shown)] == task["eval"]["reference_answers"]["must_include"], values
+
+
 # --- oracles -------------------------------------------------------------------------
 
 
@@ -92,6 +115,13 @@ WRONG = {
     "gitlab.star_project": ("repo", None),
     "gitlab.issues_by_label": ("label", ("bug", "enhancement", "documentation")),  # every project has these
     "gitlab.mrs_by_state": ("state", ("merged", "closed")),
+    "gitlab.homepage_url": ("url", None),
+    "gitlab.dotfiles_guest": ("name", None),
+    "gitlab.add_members_role": ("role", ("guest", "reporter", "developer", "maintainer")),
+    "gitlab.mr_comment": ("content", None),
+    "gitlab.project_with_members": ("scope", ("public", "private", "internal")),
+    "gitlab.issue_with_due_date": ("due", None),
+    "gitlab.latest_updated_issue": ("keyword", None),
 }
 
 

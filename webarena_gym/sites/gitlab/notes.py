@@ -99,7 +99,7 @@ def discussion(kind: str, target_id: int, note_url: str, namespace: str, project
         "preview_html": render_markdown(draft) if preview else None,
         "edit_note": request.args.get("edit_note", type=int),
         "award_url": lambda note: url_for("notes.award", namespace=namespace, project=project, note_id=note["id"]),
-        "edit_url": lambda note: url_for("notes.edit", namespace=namespace, project=project, note_id=note["id"]),
+        "note_edit_url": lambda note: url_for("notes.edit", namespace=namespace, project=project, note_id=note["id"]),
     }
 
 
