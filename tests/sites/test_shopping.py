@@ -97,6 +97,26 @@ def test_sort_form_and_pager_keep_the_list_parameters(shop):
     assert dict(form.form_values())["product_list_dir"] == "desc"
 
 
+def test_direction_arrow_and_page_size_limiter(shop):
+    doc = page(shop.get("/beauty-personal-care.html?product_list_order=price&p=2"))
+    arrow = doc.cssselect("[role=toolbar] a.sorter-action")[0]
+    assert arrow.text_content().strip() == "" and arrow.get("title") == "Set Descending Direction"
+    assert arrow.get("href").endswith("/beauty-personal-care.html?product_list_order=price&product_list_dir=desc")
+    flipped = page(shop.get(arrow.get("href")))
+    assert prices(flipped) == sorted(prices(flipped), reverse=True)
+    assert flipped.cssselect("a.sorter-action")[0].get("title") == "Set Ascending Direction"
+
+    limiter = doc.cssselect("form.limiter")[0]
+    assert [o.text_content() for o in limiter.cssselect("select[name=limit] option")] == ["12", "24", "36"]
+    kept = dict(limiter.form_values())
+    assert kept == {"product_list_order": "price", "limit": "12"}
+    bigger = page(shop.get("/beauty-personal-care.html", query_string={**kept, "limit": "36"}))
+    total = int(re.search(r"of (\d+)", texts(bigger, ".toolbar-amount")[0]).group(1))
+    assert len(prices(bigger)) == min(36, total) and prices(bigger) == sorted(prices(bigger))
+    pager = bigger.cssselect("nav[aria-label=Pagination] a.next")
+    assert pager and "limit=36" in pager[0].get("href")
+
+
 def test_price_and_brand_filters(shop):
     doc = page(shop.get("/electronics.html"))
     price_link = next(a for a in doc.cssselect(".filter-options-content a") if a.text_content().startswith("$"))
@@ -156,7 +176,29 @@ def test_product_page_shows_facts_options_and_reviews(shop, world):
     assert f"${product['price'] / 100:,.2f}" in texts(doc, ".product-info-main .price")
     assert f"Rating: {round(sum(r[0] for r in reviews) / len(reviews) * 20)}%" in text
     assert sorted(texts(doc, ".review-author")) == sorted(r[1] for r in reviews)
-    assert doc.cssselect("#product_addtocart_form select")
+    assert texts(doc, "nav[aria-label=Breadcrumb] li")[-1] == product["name"]
+    # options are swatch links; Add to Cart stays disabled until every option is chosen
+    groups = doc.cssselect("#product_addtocart_form [role=radiogroup]")
+    assert groups and doc.cssselect("#product_addtocart_form button.tocart")[0].get("disabled") is not None
+    for name in [group.get("aria-label") for group in groups]:
+        swatch = doc.cssselect(f"[role=radiogroup][aria-label='{name}'] a[role=radio]")[0]
+        assert swatch.get("aria-checked") == "false"
+        doc = page(shop.get(swatch.get("href")))
+        chosen = doc.cssselect(f"[role=radiogroup][aria-label='{name}'] a[aria-checked=true]")
+        assert [a.text_content() for a in chosen] == [swatch.text_content()]
+    assert doc.cssselect("#product_addtocart_form button.tocart")[0].get("disabled") is None
+    hidden = {i.get("name"): i.get("value") for i in doc.cssselect("#product_addtocart_form input[type=hidden]")}
+    assert all(hidden[f"option_{g.get('aria-label')}"] for g in groups)
+    # Details / More Information / Reviews: tabs over collapsible panels, all open until one is chosen
+    assert [t.text_content() for t in doc.cssselect("[role=tablist] [role=tab]")] == [
+        "Details", "More Information", f"Reviews ({len(reviews)})"]
+    assert all(d.get("open") is not None for d in doc.cssselect("details[role=tabpanel]"))
+    reviews_tab = page(shop.get(doc.cssselect("[role=tab]")[2].get("href").split("#")[0]))
+    panels = {d.get("id"): d.get("open") is not None for d in reviews_tab.cssselect("details[role=tabpanel]")}
+    assert panels == {"description": False, "additional": False, "reviews": True}
+    assert [a.text_content() for a in reviews_tab.cssselect("[aria-checked=true]")] == [
+        hidden[f"option_{g.get('aria-label')}"] for g in groups]  # switching tabs keeps the chosen options
+    assert [i.get("value") for i in reviews_tab.cssselect(".review-form input[name=rating]")] == ["1", "2", "3", "4", "5"]
 
 
 def test_cart_add_needs_options_then_updates_and_removes(shop, world):
@@ -175,7 +217,9 @@ def test_cart_add_needs_options_then_updates_and_removes(shop, world):
     cart = page(shop.get("/checkout/cart/"))
     assert texts(cart, ".product-item-name") == [product["name"]]
     assert f"{product['option']}: {choice}" in texts(cart, ".item-options")
-    assert "My Cart (2 items)" in texts(cart, "a.minicart")
+    cart_icon = cart.cssselect("a.minicart")[0]
+    assert cart_icon.text_content().strip() == "" and cart_icon.get("aria-label") == "My Cart"
+    assert texts(cart, ".minicart-wrapper .counter") == ["2 items"]
 
     item_id = cart.cssselect("form input[name=item_id]")[0].get("value")
     page(shop.post("/checkout/cart/updateItemQty/", data={"item_id": item_id, "qty": "5"}, follow_redirects=True))
@@ -325,6 +369,21 @@ def test_order_history_pages_and_order_view(shop, world):
     other = conn.execute("SELECT id FROM orders WHERE customer_id != ? LIMIT 1", (emma,)).fetchone()[0]
     assert shop.get(f"/sales/order/view/order_id/{other}/").status_code == 404
 
+    # Items Ordered / Invoices / Order Shipments tabs: a complete order was invoiced and shipped, a canceled one not
+    tabs = view.cssselect("[role=tablist] a[role=tab]")
+    assert [t.text_content() for t in tabs] == ["Items Ordered", "Invoices", "Order Shipments"]
+    assert [t.get("aria-selected") for t in tabs] == ["true", "false", "false"]
+    assert "My Wish List" in texts(view, "nav.account-nav a")
+    for status, shipped in (("Complete", True), ("Canceled", False)):
+        chosen = next(o for o in orders if o["status"] == status)
+        lines = conn.execute("SELECT sku FROM order_items WHERE order_id = ?", (chosen["id"],)).fetchall()
+        shipments = page(shop.get(f"/sales/order/view/order_id/{chosen['id']}/?tab=shipment"))
+        assert not shipments.cssselect(".order-details-items.ordered")
+        assert (texts(shipments, "table.shipment td.sku") == [r[0] for r in lines]) is shipped
+        invoice = page(shop.get(f"/sales/order/view/order_id/{chosen['id']}/?tab=invoice"))
+        assert bool(invoice.cssselect("table.invoice")) is shipped
+        assert ("There is no invoice for this order yet." in invoice.text_content()) is not shipped
+
     shop.post(f"/sales/order/reorder/order_id/{order['id']}/")
     assert sorted(texts(page(shop.get("/checkout/cart/")), ".product-item-name")) == sorted(i["name"] for i in items)
 
@@ -364,7 +423,7 @@ def test_browser_adds_a_product_to_the_wish_list(browser_page, site_server):
     page_.click("nav.navigation >> text=Video Games")
     page_.click(".filter-options-content >> text=Nintendo Switch")
     name = page_.inner_text(".product-item-link >> nth=0")
-    page_.click(".product-item >> nth=0 >> button:has-text('Add to Wish List')")
+    page_.click(".product-item >> nth=0 >> button[title='Add to Wish List']")
     assert page_.url.endswith("/wishlist/")
     assert name in page_.inner_text(".products-grid.wishlist")
     count = world.connection("shopping").execute("SELECT COUNT(*) FROM wishlist_items").fetchone()[0]

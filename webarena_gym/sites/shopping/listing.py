@@ -2,7 +2,7 @@
 
 Query parameters are Magento's: ``product_list_order`` (position, name, price; relevance
 on search pages), ``product_list_dir`` (asc, desc), ``price`` (``10-20`` in dollars,
-``100-`` for open-ended), ``brand`` and ``p`` (page). URLs keep the parameters in one
+``100-`` for open-ended), ``brand`` and ``p`` (page) and ``limit`` (products per page: 12, 24 or 36). URLs keep the parameters in one
 fixed order so the same list always has the same address.
 """
 
@@ -15,7 +15,8 @@ from typing import Any
 from urllib.parse import urlencode
 
 PER_PAGE = 12
-PARAM_ORDER = ("q", "product_list_order", "product_list_dir", "price", "brand", "p")
+PAGE_SIZES = (12, 24, 36)
+PARAM_ORDER = ("q", "product_list_order", "product_list_dir", "price", "brand", "limit", "p")
 SORT_LABELS = {"relevance": "Relevance", "position": "Position", "name": "Product Name", "price": "Price"}
 
 
@@ -36,14 +37,33 @@ class Listing:
     brand_filter: str | None = None
     price_options: list[tuple[str, str, int]] = field(default_factory=list)
     brand_options: list[tuple[str, int]] = field(default_factory=list)
+    per_page: int = PER_PAGE
 
     @property
     def first(self) -> int:
-        return 0 if not self.total else (self.page - 1) * PER_PAGE + 1
+        return 0 if not self.total else (self.page - 1) * self.per_page + 1
 
     @property
     def last(self) -> int:
-        return min(self.total, self.page * PER_PAGE)
+        return min(self.total, self.page * self.per_page)
+
+    @property
+    def page_sizes(self) -> tuple[int, ...]:
+        return PAGE_SIZES
+
+    @property
+    def other_direction(self) -> str:
+        return "desc" if self.direction == "asc" else "asc"
+
+    @property
+    def direction_url(self) -> str:
+        """This list in the other direction (from its first page)."""
+        return self.url(p=None, product_list_dir=self.other_direction)
+
+    @property
+    def limit_fields(self) -> list[tuple[str, str]]:
+        """Parameters the per-page form keeps (all but the page and the limit itself)."""
+        return [(key, self.params[key]) for key in PARAM_ORDER if self.params.get(key) and key not in ("limit", "p")]
 
     def url(self, **changes: str | int | None) -> str:
         """This list's URL with some parameters changed (None removes one)."""
@@ -75,12 +95,12 @@ class Listing:
     @property
     def range_fields(self) -> list[tuple[str, str]]:
         """Parameters the Min/Max price form keeps (the query, the sort order, the brand)."""
-        keep = ("q", "product_list_order", "product_list_dir", "brand")
+        keep = ("q", "product_list_order", "product_list_dir", "brand", "limit")
         return [(key, self.params[key]) for key in keep if self.params.get(key)]
 
     @property
     def trailing_fields(self) -> list[tuple[str, str]]:
-        return [(key, self.params[key]) for key in ("price", "brand") if self.params.get(key)]
+        return [(key, self.params[key]) for key in ("price", "brand", "limit") if self.params.get(key)]
 
 
 def parse_price(value: str | None) -> tuple[int, int | None] | None:
@@ -177,14 +197,17 @@ def build_listing(items: list[dict[str, Any]], args: Any, base: str, *, search: 
         ranked = sorted(shown, key=key) if direction == "desc" else sorted(shown, key=key, reverse=True)
     else:
         ranked = sorted(shown, key=key, reverse=direction == "desc")
-    pages = max(1, math.ceil(len(ranked) / PER_PAGE))
+    per_page = int(args.get("limit")) if args.get("limit") in {str(size) for size in PAGE_SIZES} else PER_PAGE
+    if per_page == PER_PAGE:
+        params.pop("limit", None)  # the default size keeps the list's plain address
+    pages = max(1, math.ceil(len(ranked) / per_page))
     try:
         page = min(max(1, int(args.get("p", 1))), pages)
     except ValueError:
         page = 1
     brands = Counter(i["brand"] for i in shown)
     return Listing(
-        items=ranked[(page - 1) * PER_PAGE : page * PER_PAGE],
+        items=ranked[(page - 1) * per_page : page * per_page],
         total=len(ranked),
         page=page,
         pages=pages,
@@ -197,4 +220,5 @@ def build_listing(items: list[dict[str, Any]], args: Any, base: str, *, search: 
         brand_filter=brand_filter,
         price_options=[] if price_filter else _price_buckets(shown),
         brand_options=[] if brand_filter else sorted(brands.items()),
+        per_page=per_page,
     )

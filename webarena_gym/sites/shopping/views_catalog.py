@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from urllib.parse import urlencode
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 
@@ -98,16 +99,38 @@ def _category_page(category):
     )
 
 
+PRODUCT_TABS = (("description", "Details"), ("additional", "More Information"), ("reviews", "Reviews"))
+
+
 def _product_page(product) -> str:
     reviews = db().execute(
         "SELECT * FROM reviews WHERE product_id = ? ORDER BY created_at DESC, id DESC", (product["id"],)
     ).fetchall()
     average = sum(r["rating"] for r in reviews) / len(reviews) if reviews else None
+    # options are chosen by links (swatches) that re-render the page: no script needed
+    options = [(name, choices, request.args.get(f"option_{name}") if request.args.get(f"option_{name}") in choices else None)
+               for name, choices in store.product_options(product["id"])]
+    chosen = {f"option_{name}": value for name, _, value in options if value}
+    tab = request.args.get("tab") if request.args.get("tab") in {key for key, _ in PRODUCT_TABS} else ""
+    base = url_for("catalog.catalog_page", path=product["url_key"])
+
+    def option_url(name: str, value: str) -> str:
+        return base + "?" + urlencode({**chosen, f"option_{name}": value, **({"tab": tab} if tab else {})})
+
+    def tab_url(key: str) -> str:
+        return base + "?" + urlencode({**chosen, "tab": key})
+
+    tabs = [(key, f"{label} ({len(reviews)})" if key == "reviews" else label) for key, label in PRODUCT_TABS]
     return render_template(
         "product.html",
         product=product,
         trail=store.category_trail(product["category_id"]),
-        options=store.product_options(product["id"]),
+        options=options,
+        ready=all(value for _, _, value in options),
+        option_url=option_url,
+        tab_url=tab_url,
+        tabs=tabs,
+        tab=tab,
         reviews=reviews,
         rating=store.rating_percent(average),
         average=average,

@@ -12,6 +12,8 @@ from . import store
 bp = Blueprint("orders", __name__)
 
 ORDERS_PER_PAGE = 10
+#: The order view's tabs: (``?tab=`` value, label); a complete order has been invoiced and shipped.
+ORDER_TABS = (("items", "Items Ordered"), ("invoice", "Invoices"), ("shipment", "Order Shipments"))
 
 
 @bp.get("/sales/order/history/")
@@ -37,7 +39,9 @@ def order_history():
 def order_view(order_id: int):
     order = store.customer_order(order_id, store.require_customer()["id"])
     items = db().execute("SELECT * FROM order_items WHERE order_id = ? ORDER BY id", (order_id,)).fetchall()
-    return render_template("order_view.html", order=order, items=items)
+    tab = request.args.get("tab") if request.args.get("tab") in {key for key, _ in ORDER_TABS} else "items"
+    return render_template("order_view.html", order=order, items=items, tabs=ORDER_TABS, tab=tab,
+                           shipped=order["status"] == "Complete")
 
 
 @bp.post("/sales/order/reorder/order_id/<int:order_id>/")

@@ -233,9 +233,20 @@ def products_under(conn: sqlite3.Connection, category_id: int) -> list[sqlite3.R
 
 def checkout_product(ctx: OracleContext) -> Iterator[str]:
     """On a product page: choose the first value of every option, add to cart, check out and place the order."""
-    for select in [e for e in ctx.elements if e.tag == "select" and e.options[:1] == ("Choose an Option...",)]:
-        yield ctx.select(select.label, select.options[1])
+    yield from choose_options(ctx)
     yield from checkout_cart(ctx, add=True)
+
+
+def choose_options(ctx: OracleContext) -> Iterator[str]:
+    """On a product page: pick the first swatch of every option (each pick re-renders the page)."""
+    done: set[str] = set()
+    while True:
+        swatches = [e for e in ctx.elements if e.tag == "a" and e.attributes.get("role") == "radio"
+                    and e.label.split(": ", 1)[0] not in done]
+        if not swatches:
+            return
+        done.add(swatches[0].label.split(": ", 1)[0])
+        yield ctx.click_element(swatches[0])
 
 
 def checkout_cart(ctx: OracleContext, add: bool = False) -> Iterator[str]:
@@ -282,3 +293,14 @@ def open_listed_product(ctx: OracleContext, page: int, name: str, last_page: int
     if page != last_page:
         yield ctx.click(str(page), tag="a", exact=True)
     yield ctx.click(name, tag="a", exact=True)
+
+
+def sort_listing(ctx: OracleContext, order: str, direction: str) -> Iterator[str]:
+    """Sort the product list on screen: the Sort By select, then the direction arrow when it points the other way.
+
+    ``order`` is the select's option (``Price``); ``direction`` is ``Ascending`` or ``Descending``.
+    """
+    yield ctx.select("Sort By", order)
+    yield ctx.click("Sort", tag="button", exact=True)
+    if ctx.find_all(f"Set {direction} Direction", tag="a", exact=True):
+        yield ctx.click(f"Set {direction} Direction", tag="a", exact=True)

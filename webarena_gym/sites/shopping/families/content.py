@@ -33,6 +33,7 @@ from .common import (
     pick,
     products_under,
     rows,
+    sort_listing,
     viewed_items,
 )
 
@@ -105,17 +106,9 @@ def _cheapest_instances(conn):
 def _cheapest_solve(ctx) -> Iterator[str]:
     name = ctx.instantiation["category"]
     yield from open_category(ctx, name, category_parent(ctx, name))
-    yield ctx.select("Sort By", "Price")
-    yield ctx.select("Direction", "Ascending")
-    yield ctx.click("Sort", tag="button", exact=True)
+    yield from sort_listing(ctx, "Price", "Ascending")
     yield ctx.click(first_listed_product(ctx), tag="a", exact=True)
-    for select in [e for e in ctx.elements if e.tag == "select" and e.options[:1] == ("Choose an Option...",)]:
-        yield ctx.select(select.label, select.options[1])
-    yield ctx.click("Add to Cart", tag="button", exact=True)
-    yield ctx.click("My Cart", tag="a")
-    yield ctx.click("Proceed to Checkout", tag="a", exact=True)
-    yield ctx.click("Next", tag="button", exact=True)
-    yield ctx.click("Place Order", tag="button", exact=True)
+    yield from checkout_product(ctx)
     yield ctx.exit("")
 
 

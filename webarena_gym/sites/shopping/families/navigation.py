@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from urllib.parse import urlencode
 
 from ....tasks.families import TaskFamily, url_match_eval
-from .common import SHOPPING, category_names, category_parent, family, open_category, pick, rows
+from .common import SHOPPING, category_names, category_parent, family, open_category, pick, rows, sort_listing
 
 # -- Browse a category --------------------------------------------------------------------
 
@@ -75,9 +75,7 @@ def _sort_instances(conn):
 def _sort_solve(ctx) -> Iterator[str]:
     name = ctx.instantiation["category"]
     yield from open_category(ctx, name, category_parent(ctx, name))
-    yield ctx.select("Sort By", "Price")
-    yield ctx.select("Direction", ctx.instantiation["order"].capitalize())
-    yield ctx.click("Sort", tag="button", exact=True)
+    yield from sort_listing(ctx, "Price", ctx.instantiation["order"].capitalize())
     yield ctx.exit("")
 
 
@@ -96,9 +94,7 @@ def _priciest_instances(conn):
 def _priciest_solve(ctx) -> Iterator[str]:
     name = ctx.instantiation["product_category"]
     yield from open_category(ctx, name, category_parent(ctx, name))
-    yield ctx.select("Sort By", "Price")
-    yield ctx.select("Direction", "Descending")
-    yield ctx.click("Sort", tag="button", exact=True)
+    yield from sort_listing(ctx, "Price", "Descending")
     yield ctx.exit("")
 
 
@@ -159,9 +155,7 @@ def _sorted_search_instances(conn):
 def _sorted_search_solve(ctx) -> Iterator[str]:
     _, _, order, direction = SEARCH_ORDERS[ctx.instantiation["sorting_order"]]
     yield ctx.search("Search", ctx.instantiation["product"])
-    yield ctx.select("Sort By", order)
-    yield ctx.select("Direction", direction)
-    yield ctx.click("Sort", tag="button", exact=True)
+    yield from sort_listing(ctx, order, direction)
     yield ctx.exit("")
 
 
