@@ -312,3 +312,73 @@ def test_browser_reads_follows_and_posts(browser_page, site_server):
     page.get_by_role("button", name="Create submission").click()
     page.wait_for_url(re.compile(r".*/f/books/\d+/hello-from-a-real-browser"))
     assert page.locator(".submission__body").inner_text() == "Typed in Chromium."
+
+
+# --- Postmill-like widgets ------------------------------------------------------------
+
+
+def test_comments_have_headings_collapse_boxes_and_permalink_parent_links(anonymous):
+    path = first_post_href(anonymous, "/f/gaming/comments")
+    doc = html(anonymous.get(path))
+    for comment in doc.cssselect(".comment"):
+        assert comment.cssselect("details[open] > summary")[0].get("aria-label") == "Collapse comment"
+        assert comment.cssselect("h3.comment__info a")[0].text_content().strip()
+        assert comment.cssselect("h3.comment__info time")
+        links = {a.text: a.get("href") for a in comment.cssselect(":scope > details > .comment__nav > a")}
+        assert links["Permalink"].endswith("/-/comment/" + comment.get("id").split("-")[1])
+        nested = comment.getparent().get("class") == "comment__replies"
+        assert ("Parent" in links) is nested
+        if nested:
+            parent_id = comment.getparent().getparent().getparent().get("id").split("-")[1]
+            assert links["Parent"].endswith(f"/-/comment/{parent_id}")
+
+
+def test_long_threads_are_paged(anonymous):
+    rows = html(anonymous.get("/comments")).cssselect(".submission")
+    count = int(rows[0].cssselect(".submission__nav a")[0].text_content().split()[0])
+    assert 30 <= count <= 80 + 24
+    path = rows[0].cssselect(".submission__title a")[0].get("href")
+    seen, page = 0, html(anonymous.get(path))
+    while True:
+        seen += len(page.cssselect(".comment"))
+        after = page.cssselect("nav[aria-label=Pagination] a[rel=next]")
+        if not after:
+            break
+        page = html(anonymous.get(after[0].get("href")))
+    assert seen == count
+    assert anonymous.get(path + "?page=99").status_code == 404
+
+
+def test_top_listing_filters_by_period(anonymous):
+    every = texts(html(anonymous.get("/top")), ".submission__info time")
+    doc = html(anonymous.get("/top?t=month"))
+    assert [a.text_content() for a in doc.cssselect(".time-menu a")][:2] == ["Past 24 hours", "Past week"]
+    month = texts(doc, ".submission__info time")
+    assert month and all(stamp >= "2023-05-02" for stamp in month) and month != every
+    assert texts(html(anonymous.get("/f/news/top?t=day")), ".submission__title a") == []
+    assert anonymous.get("/top?t=decade").status_code == 404
+    assert not html(anonymous.get("/new")).cssselect(".time-menu")
+    tabs = html(anonymous.get("/new")).cssselect("[role=tablist] a[role=tab]")
+    assert [t.get("aria-selected") for t in tabs] == ["false", "true", "false", "false"]
+
+
+def test_forum_picker_filters_forums_on_the_server(forum):
+    closed = html(forum.get("/submit"))
+    assert closed.cssselect("#forum_query")[0].get("role") == "combobox"
+    assert closed.cssselect("[role=listbox]")[0].get("hidden") is not None
+    doc = html(forum.get("/submit?forum_query=tech"))
+    options = doc.cssselect("[role=listbox] a[role=option]")
+    assert [a.text_content() for a in options] == ["technology"]
+    chosen = html(forum.get(options[0].get("href")))
+    assert chosen.cssselect("#submission_forum option[selected]")[0].get("value") == "technology"
+    assert "No forum matches" in forum.get("/submit?forum_query=zzz").get_data(as_text=True)
+
+
+def test_sidebars_list_the_moderators(anonymous):
+    doc = html(anonymous.get("/f/books"))
+    moderators = texts(doc, ".forum-moderators li a")
+    creator = doc.cssselect(".forum-sidebar__rules a")[0].text_content()
+    assert 2 <= len(moderators) <= 4 and moderators[0] == creator
+    post = html(anonymous.get(first_post_href(anonymous, "/f/books")))
+    assert texts(post, ".forum-moderators li a") == moderators
+    assert texts(post, ".forum-card__description") == texts(doc, ".forum-sidebar__description")

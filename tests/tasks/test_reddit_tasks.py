@@ -123,6 +123,24 @@ def test_open_ended_post_counts_in_any_suitable_forum_and_no_other():
     assert run_oracle(item, _post_question_in(other)).reward == 0.0
 
 
+def _post_review_through_the_forum_picker(ctx):
+    yield ctx.click("Submit", tag="a", exact=True)
+    yield ctx.search("Find a forum", "book")
+    yield ctx.click("books", tag="a", exact=True)  # the listbox's option
+    yield ctx.type("Title", f"Review: {ctx.instantiation['book']}")
+    yield ctx.type("Body", ctx.instantiation["content"])
+    yield ctx.click("Create submission", tag="button", exact=True)
+    yield ctx.exit("Done")
+
+
+@pytest.mark.parametrize("backend", ["direct", pytest.param("playwright", marks=[pytest.mark.browser, pytest.mark.slow])])
+def test_the_forum_picker_chooses_the_forum_on_both_backends(backend):
+    item = INSTANCES["reddit.book_review"][0]
+    episode = run_oracle(item, _post_review_through_the_forum_picker, backend=backend)
+    assert episode.reward == 1.0, (episode.actions, episode.errors)
+    assert "forum_query=book" in episode.urls[2] and episode.urls[3].endswith("/submit/books")
+
+
 # -- oracles (the env, the direct backend and the evaluators) --------------------------------
 
 
