@@ -94,15 +94,40 @@ def test_orders_grid_search_filter_sort_and_pages(admin, data):
     assert "Active filters: Status: Canceled; Purchase Date from: 1/1/2023" in text(filtered)
     cheapest = data.execute("SELECT increment_id FROM sales_order ORDER BY grand_total, id LIMIT 1").fetchone()[0]
     rows = lxml.html.fromstring(admin.get("/admin/sales/order/?sort=grand_total&dir=asc").data).cssselect("#orders-grid tr")
-    assert rows[1].cssselect("td")[0].text == cheapest
+    assert rows[1].cssselect("td")[1].text == cheapest  # after the row's select box
     total = data.execute("SELECT COUNT(*) FROM sales_order").fetchone()[0]
     second = text(admin.get("/admin/sales/order/?page=2"))
     assert f"{total} records found · Page 2 of {-(-total // 20)}" in second
+    assert admin.get("/admin/sales/order/?limit=20").headers["Location"] == "/admin/sales/order/"  # the default
+    fifty = lxml.html.fromstring(admin.get("/admin/sales/order/?limit=50").data)
+    assert len(fifty.cssselect("#orders-grid tr")) == 51 and f"Page 1 of {-(-total // 50)}" in fifty.text_content()
     email = data.execute("SELECT customer_email FROM sales_order WHERE id = 1").fetchone()[0]
     mine = data.execute("SELECT COUNT(*) FROM sales_order WHERE customer_email = ?", (email,)).fetchone()[0]
     assert f"{mine} records found" in text(admin.get("/admin/sales/order/", query_string={"customer": email}))
     ranged = data.execute("SELECT COUNT(*) FROM sales_order WHERE grand_total BETWEEN 100 AND 120").fetchone()[0]
     assert f"{ranged} records found" in text(admin.get("/admin/sales/order/?total_from=100&total_to=120"))
+
+
+def test_grid_mass_actions(admin, data):
+    pending = [r[0] for r in data.execute("SELECT id FROM sales_order WHERE status = 'pending' ORDER BY id LIMIT 2")]
+    complete = data.execute("SELECT id FROM sales_order WHERE status = 'complete' LIMIT 1").fetchone()[0]
+    page = text(admin.post("/admin/sales/order/massAction/", follow_redirects=True, data={
+        "massaction": "hold", "selected": [*map(str, pending), str(complete)], "return_to": "/admin/sales/order/"}))
+    assert "2 order(s) have been updated. 1 order(s) cannot be changed." in page
+    statuses = [data.execute("SELECT status FROM sales_order WHERE id = ?", (i,)).fetchone()[0]
+                for i in [*pending, complete]]
+    assert statuses == ["holded", "holded", "complete"]
+    products = [r[0] for r in data.execute("SELECT id FROM product WHERE status = 1 ORDER BY id LIMIT 3")]
+    page = text(admin.post("/admin/catalog/product/massAction/", follow_redirects=True, data={
+        "massaction": "disable", "selected": [str(p) for p in products]}))
+    assert "A total of 3 record(s) have been updated." in page
+    assert data.execute(f"SELECT COUNT(*) FROM product WHERE status = 2 AND id IN ({','.join('?' * 3)})",
+                        products).fetchone()[0] == 3
+    grid = lxml.html.fromstring(admin.get("/admin/catalog/product/").data)
+    assert grid.cssselect("select[name=massaction]") and grid.cssselect("select[name=limit]")
+    assert grid.cssselect("details.admin__data-grid-filters")[0].get("open") is None  # no filter: collapsed
+    filtered = lxml.html.fromstring(admin.get("/admin/catalog/product/?status=2").data)
+    assert filtered.cssselect("details.admin__data-grid-filters")[0].get("open") is not None
 
 
 def test_order_view_shows_items_totals_and_history(admin, data):

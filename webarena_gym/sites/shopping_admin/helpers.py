@@ -20,6 +20,8 @@ from ..webapp import db, login_required
 admin_required = login_required("/admin")
 
 PER_PAGE = 20
+#: Rows per page a grid offers (its ``limit`` select); the first is the default.
+PAGE_SIZES = (20, 30, 50, 100, 200)
 
 
 def parse_date(text: str | None) -> dt.date | None:
@@ -64,7 +66,7 @@ def parse_number(text: str | None) -> float | None:
 def canonical_query(fields: dict[str, str]) -> list[tuple[str, str]]:
     """The request's query reduced to known, non-empty, normalised parameters in a fixed order.
 
-    ``fields`` maps parameter name -> kind (``text``, ``date``, ``number``, ``page``).
+    ``fields`` maps parameter name -> kind (``text``, ``date``, ``number``, ``page``, ``limit``).
     Dates become ISO dates, so every way of typing one gives the same URL.
     """
     params = []
@@ -80,6 +82,8 @@ def canonical_query(fields: dict[str, str]) -> list[tuple[str, str]]:
             value = (f"{number:g}" if number is not None else "")
         elif kind == "page":
             value = value if value.isdigit() and int(value) > 1 else ""
+        elif kind == "limit":
+            value = value if value.isdigit() and int(value) in PAGE_SIZES[1:] else ""
         if value:
             params.append((name, value))
     return params
@@ -128,6 +132,12 @@ class Page:
     @property
     def has_next(self) -> bool:
         return self.number < self.pages
+
+
+def per_page() -> int:
+    """The grid's rows per page from ``limit`` (one of :data:`PAGE_SIZES`)."""
+    raw = request.args.get("limit", "")
+    return int(raw) if raw.isdigit() and int(raw) in PAGE_SIZES else PER_PAGE
 
 
 def paginate(sql: str, args: Sequence[Any], order_by: str, per_page: int = PER_PAGE) -> Page:

@@ -7,10 +7,12 @@ from werkzeug.wrappers import Response
 
 from ..webapp import db
 from .helpers import (
+    PAGE_SIZES,
     admin_required,
     one_or_404,
     paginate,
     parse_number,
+    per_page,
     redirect_to_canonical,
     sort_clause,
     url_with,
@@ -21,7 +23,8 @@ bp = Blueprint("catalog", __name__)
 
 PRODUCT_FIELDS = {"search": "text", "category": "text", "status": "text", "stock": "text", "price_from": "number",
                   "price_to": "number", "qty_from": "number", "qty_to": "number", "sort": "text", "dir": "text",
-                  "page": "page"}
+                  "page": "page", "limit": "limit"}
+PRODUCT_MASS_ACTIONS = {"delete": "Delete", "enable": "Enable", "disable": "Disable"}
 PRODUCT_SORTS = {"id": "id", "name": "name", "sku": "sku", "category": "category", "price": "price", "qty": "qty",
                  "status": "status"}
 CATEGORY_NAMES = [c[0] for c in CATEGORIES]
@@ -87,10 +90,33 @@ def products() -> str | Response:
         return bounce
     where, args, active = product_filters()
     key, direction, order_by = sort_clause(PRODUCT_SORTS, "id", "asc")
-    page = paginate(f"SELECT * FROM product{where}", args, order_by)
+    page = paginate(f"SELECT * FROM product{where}", args, order_by, per_page())
     return render_template("products.html", page=page, active=active, sort=key, direction=direction,
                            categories=CATEGORY_NAMES, args=request.args,
-                           url_with=lambda **kw: url_with(PRODUCT_FIELDS, **kw))
+                           url_with=lambda **kw: url_with(PRODUCT_FIELDS, **kw), page_sizes=PAGE_SIZES,
+                           limit=per_page(), actions=PRODUCT_MASS_ACTIONS, return_to=request.full_path.rstrip("?"))
+
+
+@bp.post("/admin/catalog/product/massAction/")
+@admin_required
+def products_mass_action() -> Response:
+    """Delete, enable or disable the selected products."""
+    ids = [int(v) for v in request.form.getlist("selected") if v.isdigit()]
+    action = request.form.get("massaction", "")
+    back = request.form.get("return_to", "")
+    back = back if back.startswith("/admin/catalog/product/") else url_for("catalog.products")
+    if not ids or action not in PRODUCT_MASS_ACTIONS:
+        flash("Please select products and an action.", "error")
+        return redirect(back)
+    marks = ",".join("?" * len(ids))
+    if action == "delete":
+        count = db().execute(f"DELETE FROM product WHERE id IN ({marks})", ids).rowcount
+        flash(f"A total of {count} record(s) have been deleted.", "success")
+    else:
+        count = db().execute(f"UPDATE product SET status = ? WHERE id IN ({marks})",
+                             [1 if action == "enable" else 2, *ids]).rowcount
+        flash(f"A total of {count} record(s) have been updated.", "success")
+    return redirect(back)
 
 
 @bp.get("/admin/catalog/product/edit/id/<int:product_id>/")

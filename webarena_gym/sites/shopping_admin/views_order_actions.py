@@ -203,3 +203,34 @@ def _add_track(order_id: int, shipment_id: int, now: str) -> str:
     db().execute("INSERT INTO shipment_track (shipment_id, order_id, carrier, title, number, created_at) "
                  "VALUES (?,?,?,?,?,?)", (shipment_id, order_id, carrier, title, number, now))
     return f"Tracking number {number} for {title} assigned."
+
+
+@bp.post("/admin/sales/order/massAction/")
+@admin_required
+def orders_mass_action() -> Response:
+    """Cancel, hold or unhold the selected orders; those the action does not apply to are left as they are."""
+    ids = [int(v) for v in request.form.getlist("selected") if v.isdigit()]
+    action = request.form.get("massaction", "")
+    back = request.form.get("return_to", "")
+    back = back if back.startswith("/admin/sales/order/") else url_for("sales.orders")
+    if not ids or action not in ("cancel", "hold", "unhold"):
+        flash("Please select orders and an action.", "error")
+        return redirect(back)
+    done = 0
+    for order_id in ids:
+        order, invoices, shipments = _documents(order_id)
+        if action == "cancel" and can_cancel(order, invoices, shipments):
+            new, comment = "canceled", "Order canceled."
+        elif action == "hold" and order["status"] in ("pending", "processing"):
+            new, comment = "holded", f"Order put on hold (was {order['status']})."
+        elif action == "unhold" and order["status"] == "holded":
+            new, comment = "processing" if invoices or shipments else "pending", "Order released from hold."
+        else:
+            continue
+        db().execute("UPDATE sales_order SET status = ? WHERE id = ?", (new, order_id))
+        _add_history(order_id, new, comment, False)
+        done += 1
+    skipped = len(ids) - done
+    flash(f"{done} order(s) have been updated." + (f" {skipped} order(s) cannot be changed." if skipped else ""),
+          "success" if done else "error")
+    return redirect(back)

@@ -8,11 +8,13 @@ from werkzeug.wrappers import Response
 from ..webapp import db
 from .data import STATUSES
 from .helpers import (
+    PAGE_SIZES,
     admin_required,
     one_or_404,
     paginate,
     parse_date,
     parse_number,
+    per_page,
     redirect_to_canonical,
     sort_clause,
     url_with,
@@ -22,7 +24,8 @@ bp = Blueprint("sales", __name__)
 
 ORDER_FIELDS = {"search": "text", "status": "text", "created_from": "date", "created_to": "date",
                 "total_from": "number", "total_to": "number", "customer": "text", "sort": "text", "dir": "text",
-                "page": "page"}
+                "page": "page", "limit": "limit"}
+ORDER_MASS_ACTIONS = {"cancel": "Cancel", "hold": "Hold", "unhold": "Unhold"}
 ORDER_SORTS = {"increment_id": "increment_id", "created_at": "created_at", "bill_to": "bill_to",
                "ship_to": "ship_to", "grand_total": "grand_total", "status": "status"}
 ORDER_GRID_SQL = """
@@ -111,9 +114,11 @@ def orders() -> str | Response:
         return bounce
     where, args, active = order_filters()
     key, direction, order_by = sort_clause(ORDER_SORTS, "created_at")
-    page = paginate(f"SELECT * FROM ({ORDER_GRID_SQL}){where}", args, order_by)
+    page = paginate(f"SELECT * FROM ({ORDER_GRID_SQL}){where}", args, order_by, per_page())
     return render_template("orders.html", page=page, active=active, sort=key, direction=direction,
-                           url_with=lambda **kw: url_with(ORDER_FIELDS, **kw), args=request.args)
+                           url_with=lambda **kw: url_with(ORDER_FIELDS, **kw), args=request.args,
+                           page_sizes=PAGE_SIZES, limit=per_page(), actions=ORDER_MASS_ACTIONS,
+                           return_to=request.full_path.rstrip("?"))
 
 
 @bp.get("/admin/sales/order/view/order_id/<int:order_id>/")

@@ -98,6 +98,12 @@ def menu(ctx: OracleContext, link: str) -> Iterator[str]:
     yield ctx.click(link, tag="a", exact=True)
 
 
+def open_filters(ctx: OracleContext) -> Iterator[str]:
+    """Expand a grid's Filters panel when it is collapsed."""
+    if not ctx.find_all("Apply Filters", tag="button"):
+        yield ctx.click("Filters", tag="summary", exact=True)
+
+
 def open_order(ctx: OracleContext, order_id: int) -> Iterator[str]:
     """Sales > Orders, search the order number, open the order."""
     number = f"{order_id:09d}"
@@ -110,6 +116,7 @@ def filter_orders(ctx: OracleContext, *, status: str | None = None, start: dt.da
                   end: dt.date | None = None, customer: str | None = None) -> Iterator[str]:
     """Sales > Orders with the grid's filters filled in, then Apply Filters."""
     yield from menu(ctx, "Orders")
+    yield from open_filters(ctx)
     if status:
         yield ctx.select("Status", status)
     if start:

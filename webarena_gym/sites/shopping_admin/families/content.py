@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from ....sites.shopping_admin.names import CARRIERS, CITIES, STREETS
 from ....tasks.families import program_html_eval
-from .common import ADMIN, SITE, family, filter_orders, menu, open_order, table_rows
+from .common import ADMIN, SITE, family, filter_orders, menu, open_filters, open_order, table_rows
 from .information import product_reviews, review_rows
 
 if TYPE_CHECKING:
@@ -306,10 +306,11 @@ def solve_brand_shirts(ctx: OracleContext) -> Iterator[str]:
     brand = str(ctx.instantiation["brand"])
     yield from menu(ctx, "Products")
     yield ctx.type("Search by keyword", brand)
+    yield from open_filters(ctx)
     yield ctx.select("Category", "Tees")
     yield ctx.click("Apply Filters", tag="button")
-    shirts = [cells[1] for cells in table_rows(ctx)
-              if len(cells) == 9 and cells[2] == "Tees" and cells[1].split()[0] == brand]
+    shirts = [cells[2] for cells in table_rows(ctx)
+              if len(cells) == 10 and cells[3] == "Tees" and cells[2].split()[0] == brand]
     for name in shirts:
         yield from open_product(ctx, name)
         yield ctx.select("On Sale", "Yes")

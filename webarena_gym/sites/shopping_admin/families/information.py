@@ -291,7 +291,7 @@ def solve_payment_difference(ctx: OracleContext) -> Iterator[str]:
     for key in ("status_1", "status_2"):
         code = next(c for c, word in STATUS_WORDS.items() if word == ctx.instantiation[key])
         yield from filter_orders(ctx, status=STATUSES[code])  # newest first
-        totals = [cells[4] for cells in table_rows(ctx) if len(cells) == 7 and cells[0].isdigit()][:n]
+        totals = [cells[5] for cells in table_rows(ctx) if len(cells) == 8 and cells[1].isdigit()][:n]
         sums.append(sum(Decimal(t.replace("$", "").replace(",", "")) for t in totals))
     yield ctx.exit(f"{abs(sums[0] - sums[1]):.2f}")
 
@@ -307,7 +307,7 @@ def _recent_items(conn: sqlite3.Connection):
 
 def solve_recent_items(ctx: OracleContext) -> Iterator[str]:
     yield from menu(ctx, "Orders")  # newest first
-    numbers = [cells[0] for cells in table_rows(ctx) if len(cells) == 7 and cells[0].isdigit()]
+    numbers = [cells[1] for cells in table_rows(ctx) if len(cells) == 8 and cells[1].isdigit()]
     total = 0
     for number in numbers[: int(ctx.instantiation["k"])]:
         yield ctx.click(f"View order {number}", tag="a", exact=True)

@@ -20,6 +20,7 @@ from .common import (
     menu,
     month_bounds,
     month_name,
+    open_filters,
     period_bounds,
     us,
 )
@@ -155,6 +156,7 @@ def _product_filters(conn: sqlite3.Connection):
 def solve_product_filters(ctx: OracleContext) -> Iterator[str]:
     _column, _value, label, option = PRODUCT_STATES[str(ctx.instantiation["state"])]
     yield from menu(ctx, "Products")
+    yield from open_filters(ctx)
     yield ctx.select("Category", str(ctx.instantiation["category"]))
     yield ctx.select(label, option)
     yield ctx.click("Apply Filters", tag="button")
