@@ -286,7 +286,7 @@ def test_reviews_filter_mass_approve_edit_and_delete(admin, data):
     assert f"{term} records found" in text(admin.get("/admin/review/product/?detail=disappointed"))
     ids = [r[0] for r in data.execute("SELECT id FROM review WHERE status = 'Pending' ORDER BY id LIMIT 2")]
     page = text(admin.post("/admin/review/product/massUpdateStatus/", follow_redirects=True,
-                           data={"reviews": [str(i) for i in ids], "action": "approved",
+                           data={"reviews": [str(i) for i in ids], "massaction": "approved",
                                  "return_to": "/admin/review/product/pending/"}))
     assert "A total of 2 record(s) have been updated." in page and f"{pending - 2} records found" in page
     review = ids[0]
@@ -333,6 +333,31 @@ def test_customer_order_count_report(admin, data):
     assert f"1 {name} " in text(admin.get("/admin/reports/report_customer/orders/?from=2022-01-01&to=2023-05-31"))
     assert count != ranking[0][1]  # without a status the report counts every order but canceled ones
     assert "must be on or before" in text(admin.get("/admin/reports/report_customer/orders/?from=2023-03-01&to=2023-01-01"))
+
+
+def test_report_scope_switcher_and_export(admin, data):
+    url = "/admin/reports/report_sales/sales/?from=2022-01-01&to=2022-03-31&period=month"
+    tree = lxml.html.fromstring(admin.get(url + "&store=default").data)
+    scope = tree.cssselect("#store_switcher option[selected]")[0]
+    assert scope.text == "Default Store View" and "Jan 2022" in tree.text_content()
+    assert admin.get(url + "&store=nowhere").status_code == 200  # an unknown scope shows all websites
+    export = admin.get(url + "&export=csv")
+    lines = lxml.html.fromstring(export.data).cssselect("#report-export")[0].text.splitlines()
+    orders = data.execute("SELECT COUNT(*) FROM sales_order WHERE status != 'canceled' "
+                          "AND created_at LIKE '2022-02%'").fetchone()[0]
+    assert lines[0].startswith("Interval,Orders,") and lines[2].startswith(f"Feb 2022,{orders},") and len(lines) == 4
+
+
+def test_review_form_star_rating(admin, data):
+    review = data.execute("SELECT * FROM review WHERE rating = 5 LIMIT 1").fetchone()
+    edit = f"/admin/review/product/edit/id/{review['id']}/"
+    radios = lxml.html.fromstring(admin.get(edit).data).cssselect("input[type=radio][name=rating]")
+    assert [r.get("value") for r in radios] == ["1", "2", "3", "4", "5"] and radios[4].get("checked") is not None
+    form = {"status_id": "approved", "nickname": review["nickname"], "title": review["title"],
+            "detail": review["detail"], "rating": "2"}
+    admin.post(f"/admin/review/product/save/id/{review['id']}/", data=form)
+    assert data.execute("SELECT rating FROM review WHERE id = ?", (review["id"],)).fetchone()[0] == 2
+    assert "2 out of 5 stars" in text(admin.get(edit))
 
 
 def test_cms_pages_and_themes(admin, data):

@@ -99,7 +99,7 @@ def reviews_pending() -> str | Response:
 @admin_required
 def reviews_mass_action() -> Response:
     ids = [int(v) for v in request.form.getlist("reviews") if v.isdigit()]
-    action = request.form.get("action", "")
+    action = request.form.get("massaction", "")
     if not ids or action not in MASS_ACTIONS:
         flash("Please select reviews and an action.", "error")
         return redirect(_safe_return(request.form.get("return_to")))
@@ -132,8 +132,11 @@ def review_save(review_id: int) -> Response:
     if not (status and nickname and title and detail):
         flash("Please fill in the status, nickname, summary and review.", "error")
         return redirect(url_for("marketing.review_edit", review_id=review_id))
-    db().execute("UPDATE review SET status = ?, nickname = ?, title = ?, detail = ? WHERE id = ?",
-                 (status, nickname, title, detail, review_id))
+    rating = request.form.get("rating", "")
+    db().execute("UPDATE review SET status = ?, nickname = ?, title = ?, detail = ?, "
+                 "rating = COALESCE(?, rating) WHERE id = ?",
+                 (status, nickname, title, detail, int(rating) if rating in ("1", "2", "3", "4", "5") else None,
+                  review_id))
     flash("You saved the review.", "success")
     return redirect(url_for("marketing.review_edit", review_id=review_id))
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import csv
 import datetime as dt
+import io
 import math
 from typing import Any
 
@@ -15,7 +17,11 @@ from .helpers import Page, admin_required, parse_date, redirect_to_canonical, ur
 
 bp = Blueprint("reports", __name__)
 
-REPORT_FIELDS = {"from": "date", "to": "date", "period": "text", "status": "text", "page": "page"}
+REPORT_FIELDS = {"from": "date", "to": "date", "period": "text", "status": "text", "page": "page", "store": "text",
+                 "export": "text"}
+#: The report's scope switcher: store scope -> label (one website, one store view: every scope shows the same).
+SCOPES = {"": "All Websites", "base": "Main Website", "main": "Main Website Store", "default": "Default Store View"}
+EXPORT_FORMATS = {"csv": "CSV", "xml": "Excel XML"}
 PERIODS = {"day": "Day", "month": "Month", "year": "Year"}
 #: SQL that turns a timestamp column into its interval key, by period.
 INTERVAL_SQL = {"day": "substr({col}, 1, 10)", "month": "substr({col}, 1, 7)", "year": "substr({col}, 1, 4)"}
@@ -100,7 +106,9 @@ def _report(kind: str) -> str | Response:
     period = request.args.get("period", "day")
     period = period if period in PERIODS else "day"
     status = request.args.get("status", "")
+    store = request.args.get("store", "")
     context: dict[str, Any] = {"kind": kind, "title": title, "note": note, "periods": PERIODS, "period": period,
+                               "scopes": SCOPES, "store": store if store in SCOPES else "", "formats": EXPORT_FORMATS,
                                "status": status if status in STATUSES else "", "start": start, "end": end,
                                "page": None, "totals": None, "error": None,
                                "url_with": lambda **kw: url_with(REPORT_FIELDS, **kw)}
@@ -114,11 +122,37 @@ def _report(kind: str) -> str | Response:
             for row in rows:
                 row["label"] = interval_label(row["interval"], period)
             context["totals"] = {key: sum(r[key] or 0 for r in rows) for key in SUMMED[kind]}
+            context["rows"] = rows
             pages = max(1, math.ceil(len(rows) / ROWS_PER_PAGE))
             raw = request.args.get("page", "1")
             number = min(int(raw) if raw.isdigit() and int(raw) > 0 else 1, pages)
             context["page"] = Page(rows[(number - 1) * ROWS_PER_PAGE: number * ROWS_PER_PAGE], len(rows), number, pages)
+    if request.args.get("export") in EXPORT_FORMATS and context.get("rows") is not None:
+        return render_template("report_export.html", csv=_csv(kind, context["rows"]), **context)
     return render_template("report.html", **context)
+
+
+#: Columns of each report's export: (header, row key).
+EXPORT_COLUMNS = {
+    "sales": (("Interval", "label"), ("Orders", "orders"), ("Sales Items", "items"), ("Sales Total", "sales_total"),
+              ("Invoiced", "invoiced"), ("Refunded", "refunded"), ("Sales Shipping", "shipping"),
+              ("Sales Discount", "discount")),
+    "shipping": (("Interval", "label"), ("Carrier/Method", "shipping_method"), ("Orders", "orders"),
+                 ("Total Sales Shipping", "shipping")),
+    "refunded": (("Interval", "label"), ("Refunded Orders", "orders"), ("Total Refunded", "refunded")),
+    "bestsellers": (("Interval", "label"), ("Rank", "rank"), ("Product", "name"), ("SKU", "sku"), ("Price", "price"),
+                    ("Order Quantity", "qty")),
+}
+
+
+def _csv(kind: str, rows: list[dict[str, Any]]) -> str:
+    """The report's rows as CSV text (what Export would download)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow([header for header, _ in EXPORT_COLUMNS[kind]])
+    for row in rows:
+        writer.writerow([f"{row[key]:.2f}" if isinstance(row[key], float) else row[key] for _, key in EXPORT_COLUMNS[kind]])
+    return out.getvalue()
 
 
 for kind in REPORTS:
