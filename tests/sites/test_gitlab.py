@@ -410,6 +410,29 @@ def test_profile_form_has_gitlab_fields(gitlab):
     assert texts(profile, ".job") == ["Staff engineer at A11y Project"] and texts(profile, ".pronouns") == ["(they/them)"]
 
 
+def test_repository_files_tree_new_file_in_a_folder_raw_and_edit(gitlab, anonymous):
+    tree = html(gitlab.get("/byteblaze/dotfiles/-/tree/main"))
+    assert "README.md" in texts(tree, ".tree-file") and "docs/" in texts(tree, ".tree-folder")
+    readme = anonymous.get("/byteblaze/dotfiles/-/raw/main/README.md").get_data(as_text=True)
+    assert readme.startswith("# dotfiles")
+    created = gitlab.post("/byteblaze/dotfiles/-/new/main", data={"file_name": "car/urls.txt", "content": "https://a.example"})
+    assert created.headers["Location"].endswith("/-/blob/main/car/urls.txt")
+    assert "car/" in texts(html(gitlab.get("/byteblaze/dotfiles/-/tree/main")), ".tree-folder")
+    assert gitlab.get("/byteblaze/dotfiles/-/raw/main/car/urls.txt").get_data(as_text=True) == "https://a.example"
+    assert "Add new file car/urls.txt" in texts(html(gitlab.get("/byteblaze/dotfiles/-/commits")), ".commit-title")
+    again = gitlab.post("/byteblaze/dotfiles/-/new/main", data={"file_name": "car/urls.txt", "content": "x"})
+    assert "already exists" in again.get_data(as_text=True)
+    gitlab.post("/byteblaze/dotfiles/-/edit/main/README.md", data={"content": "# dotfiles\n\nNow with **zsh**."})
+    assert texts(html(gitlab.get("/byteblaze/dotfiles")), ".readme p") == ["Now with **zsh**."]
+    assert texts(html(gitlab.get("/byteblaze/dotfiles/-/blob/main/README.md")), ".file-content strong") == ["zsh"]
+    assert site_forbids(anonymous, "/byteblaze/dotfiles/-/new/main")
+
+
+def site_forbids(client, path: str) -> bool:
+    """Writing needs a session: anonymous visitors are sent to sign in."""
+    return client.post(path, data={"file_name": "x.txt"}).status_code == 302
+
+
 # --- browser -------------------------------------------------------------------------
 
 

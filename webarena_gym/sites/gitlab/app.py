@@ -9,7 +9,15 @@ from markupsafe import Markup, escape
 from werkzeug.exceptions import HTTPException
 
 from ..webapp import create_site_app, db
-from . import views_dashboard, views_issues, views_merge_requests, views_notes, views_project, views_users
+from . import (
+    views_dashboard,
+    views_files,
+    views_issues,
+    views_merge_requests,
+    views_notes,
+    views_project,
+    views_users,
+)
 from .data import ROLES
 from .queries import CLONE_HOST, me
 
@@ -58,6 +66,6 @@ def create_app() -> Flask:
         message = "The page could not be found or you don't have permission to view it."
         return render_template("error.html", code=404, title="Page not found", message=message), 404
 
-    for views in (views_users, views_dashboard, views_project, views_issues, views_merge_requests, views_notes):
+    for views in (views_users, views_dashboard, views_project, views_issues, views_merge_requests, views_notes, views_files):
         app.register_blueprint(views.bp)
     return app

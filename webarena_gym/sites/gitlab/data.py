@@ -73,6 +73,10 @@ CREATE TABLE branches (
     id INTEGER PRIMARY KEY, project_id INTEGER NOT NULL, name TEXT NOT NULL, author_name TEXT NOT NULL,
     last_commit TEXT NOT NULL, updated_at TEXT NOT NULL, UNIQUE (project_id, name)
 );
+CREATE TABLE files (
+    id INTEGER PRIMARY KEY, project_id INTEGER NOT NULL, branch TEXT NOT NULL, path TEXT NOT NULL, content TEXT NOT NULL,
+    last_commit TEXT NOT NULL, updated_at TEXT NOT NULL, UNIQUE (project_id, branch, path)
+);
 CREATE TABLE mr_reviewers (mr_id INTEGER NOT NULL, user_id INTEGER NOT NULL, PRIMARY KEY (mr_id, user_id));
 CREATE TABLE notes (
     id INTEGER PRIMARY KEY, project_id INTEGER NOT NULL, noteable_type TEXT NOT NULL,
@@ -150,6 +154,7 @@ class _Seeder:
         self.seed_milestones_and_due_dates()
         self.seed_branches()
         self.spread_top_stars()
+        self.seed_files()
 
     def random_time(self, start: dt.datetime, end: dt.datetime = DATA_END) -> dt.datetime:
         span = max(int((end - start).total_seconds()) // 60, 1)
@@ -471,6 +476,25 @@ class _Seeder:
             while count(higher) <= count(lower) and fans:
                 self.conn.execute(
                     "INSERT INTO stars VALUES (?, ?, ?)", (fans.pop(0), higher, stamp(self.random_time(dt.datetime(2022, 6, 1))))
+                )
+
+    def seed_files(self) -> None:
+        """Each project's repository on main: its README and a few usual files (no randomness needed)."""
+        for project_id, path, description, readme, namespace, created in self.conn.execute(
+            "SELECT id, path, description, readme, namespace, created_at FROM projects ORDER BY id"
+        ).fetchall():
+            files = {
+                "README.md": readme,
+                "LICENSE": f"MIT License\n\nCopyright (c) 2022 {namespace}\n\nPermission is hereby granted, free of charge, "
+                           "to any person obtaining a copy of this software, to deal in the software without restriction.",
+                "CONTRIBUTING.md": f"# Contributing to {path}\n\nOpen an issue first, then a merge request against main.",
+                ".gitignore": "node_modules/\n*.log\n.DS_Store\n",
+                "docs/setup.md": f"# Setup\n\n{description}\n\nRun the install script, then the tests.",
+            }
+            for name, content in files.items():
+                self.conn.execute(
+                    "INSERT INTO files (project_id, branch, path, content, last_commit, updated_at) VALUES (?, 'main', ?, ?, ?, ?)",
+                    (project_id, name, content, "Initial commit", created),
                 )
 
     # -- social -------------------------------------------------------------------------

@@ -60,7 +60,7 @@ def awards_of(notes: list[sqlite3.Row]) -> dict[int, list[tuple[str, int, bool]]
 
 
 def render_markdown(text: str) -> Markup:
-    """A small Markdown subset (paragraphs, ``-`` lists, ``>`` quotes, **bold**, *italic*, `code`), escaped first."""
+    """A small Markdown subset (paragraphs, ``#`` headings, ``-`` lists, ``>`` quotes, **bold**, *italic*, `code`), escaped first."""
 
     def inline(line: str) -> str:
         line = html.escape(line)
@@ -73,6 +73,9 @@ def render_markdown(text: str) -> Markup:
         lines = block.splitlines()
         if lines and all(line.lstrip().startswith(("- ", "* ")) for line in lines):
             blocks.append("<ul>" + "".join(f"<li>{inline(line.lstrip()[2:])}</li>" for line in lines) + "</ul>")
+        elif len(lines) == 1 and re.match(r"#{1,6} ", lines[0]):
+            level = len(lines[0].split(" ", 1)[0])
+            blocks.append(f"<h{level + 1}>{inline(lines[0][level + 1:])}</h{level + 1}>")
         elif lines and all(line.startswith(">") for line in lines):
             blocks.append("<blockquote>" + "<br>".join(inline(line[1:].strip()) for line in lines) + "</blockquote>")
         elif lines:

@@ -261,6 +261,11 @@ def new_project():
                 "INSERT INTO branches (project_id, name, author_name, last_commit, updated_at) VALUES (?, 'main', ?, ?, ?)",
                 (project_id, user["name"], "Initial commit", moment),
             )
+            if readme:
+                db().execute(
+                    "INSERT INTO files (project_id, branch, path, content, last_commit, updated_at) VALUES (?, 'main', 'README.md', ?, ?, ?)",
+                    (project_id, readme, "Initial commit", moment),
+                )
             for name, color, description in LABELS[:3]:  # bug, enhancement, documentation, as GitLab suggests
                 db().execute(
                     "INSERT INTO labels (project_id, name, color, description) VALUES (?, ?, ?, ?)",

@@ -55,7 +55,11 @@ def project_page(namespace: str, project: str):
     last_commit = db().execute(
         "SELECT * FROM commits WHERE project_id = ? ORDER BY committed_at DESC, id DESC LIMIT 1", (row["id"],)
     ).fetchone()
-    readme = [block.strip() for block in row["readme"].split("\n\n") if block.strip()]
+    file = db().execute(
+        "SELECT content FROM files WHERE project_id = ? AND branch = ? AND path = 'README.md'", (row["id"], row["default_branch"])
+    ).fetchone()
+    text = file["content"] if file else row["readme"]
+    readme = [block.strip() for block in text.split("\n\n") if block.strip()]
     return render_project("project.html", row, "overview", starred=starred, last_commit=last_commit, readme=readme)
 
 

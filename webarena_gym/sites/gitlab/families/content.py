@@ -279,6 +279,38 @@ def _solve_template_project(ctx: OracleContext) -> Iterator[str]:
     yield ctx.exit("")
 
 
+# -- a new repository file (the embedded suite's own template) -----------------------------
+
+#: (file name, content) pairs people add to their repositories.
+NEW_FILES = (
+    ("urls.txt", "https://a11yproject.com"), ("docs/faq.md", "# FAQ"), ("notes/todo.md", "- fix the build"),
+    ("CHANGELOG.md", "## 1.0.0 - first release"), ("AUTHORS", "Byte Blaze"), ("car/urls.txt", "https://example.com/cars"),
+    ("scripts/setup.sh", "echo setting up"), ("docs/roadmap.md", "# Roadmap"), ("CODEOWNERS", "* @byteblaze"),
+    ("SECURITY.md", "Report issues by email"), ("ideas.txt", "dark mode for everything"), ("config/app.yml", "debug: false"),
+    ("docs/usage.md", "Run it with no arguments"),
+)
+
+
+def _instances_new_file(conn: sqlite3.Connection) -> Instances:
+    out = []
+    for (project_id, path), (name, content) in zip(_own_projects(conn), NEW_FILES, strict=False):
+        if conn.execute("SELECT 1 FROM files WHERE project_id = ? AND path = ?", (project_id, name)).fetchone():
+            continue
+        out.append(({"filename": name, "repo": path, "content": content}, program_html_eval(
+            (f"{GITLAB}/{USER}/{path}/-/raw/main/{name}", "", {"must_include": [content]}),
+        )))
+    return out
+
+
+def _solve_new_file(ctx: OracleContext) -> Iterator[str]:
+    yield from open_section(ctx, ctx.instantiation["repo"], "Repository")
+    yield ctx.click("New file", tag="a", exact=True)
+    yield ctx.type("File name", ctx.instantiation["filename"])
+    yield ctx.type("Content", ctx.instantiation["content"])
+    yield ctx.click("Commit changes", tag="button", exact=True)
+    yield ctx.exit("")
+
+
 CONTENT_FAMILIES: list[TaskFamily] = [
     family("homepage_url", "set the homepage URL on my GitLab profile to {{url}}", "content", _instances_homepage, _solve_homepage),
     family("empty_repo", "Set up a new, empty repository with the name {{project_name}}?", "content",
@@ -295,4 +327,6 @@ CONTENT_FAMILIES: list[TaskFamily] = [
            _instances_star_top, _solve_star_top),
     family("template_project", "Start a private project {{project_name}} with {{template}} template and add {{account_list}} as members",
            "content", _instances_template_project, _solve_template_project),
+    family("new_file", 'Add a file named {{filename}} to my {{repo}} repo with the content "{{content}}"', "content",
+           _instances_new_file, _solve_new_file),
 ]
