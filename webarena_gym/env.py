@@ -123,6 +123,13 @@ class WebArenaEnv(gym.Env[str, str]):
             ``suite="webarena-verified"`` on the direct backend needs them, with ``site_urls``).
         run_dir: ``webarena-verified``: a folder where every episode leaves
             ``<task_id>/agent_response.json`` and ``<task_id>/network.har`` (the package's layout).
+        reset_sites: ``webarena-verified`` on the real sites: before an episode whose task writes
+            (a MUTATE task), restart the task's sites on their pristine data through the verified
+            images' env-control endpoints (``WA_<SITE>_ENV_CTRL``, else beside the site's port; see
+            :mod:`webarena_gym.backends.verified_control`) and wait until they are ready;
+            ``info["sites_reset"]`` names the sites reset. An endpoint that fails raises
+            :class:`SiteUnavailableError` naming its URL. Default: on for the playwright backend
+            without a lease service (whose replicas are pristine already); False turns it off.
         record_timings: Wall-clock seconds of each step's parts in ``info["timings"]`` (a
             :class:`Timings`), for profiling. Off by default: no two runs measure the same seconds,
             and without them two runs of the same seed and actions give equal infos (what
@@ -155,6 +162,7 @@ class WebArenaEnv(gym.Env[str, str]):
         leases: str | None = None,
         site_apps: Mapping[str, Any] | None = None,
         run_dir: str | os.PathLike[str] | None = None,
+        reset_sites: bool | None = None,
     ):
         chosen_by_default = suite is None and tasks is None
         suite = resolve_suite(suite)
@@ -223,6 +231,8 @@ class WebArenaEnv(gym.Env[str, str]):
             )
         self.world = None
         self.run_dir = run_dir
+        reset_sites = _check_reset_sites(reset_sites, suite, backend, leases)
+        self._sites_reset: list[str] = []  # webarena-verified: the sites restarted before this episode
         self._evaluation_details: dict[str, Any] = {}  # webarena-verified: the package's verdict, in infos
         if suite == "embedded" or backend == "direct":
             from .sites.world import World
@@ -237,6 +247,11 @@ class WebArenaEnv(gym.Env[str, str]):
             self.close()  # the backend (a browser context) and the world were made: release them
             raise
         self.tasks_by_id = {t.task_id: t for t in self.tasks}
+        self._site_resetter = None
+        if reset_sites:
+            from .backends.verified_control import SiteResetter, env_ctrl_urls
+
+            self._site_resetter = SiteResetter(env_ctrl_urls(self.backend.sites.urls))
         # with only some real sites configured, draws skip the tasks of the others (said once)
         self._drawable_tasks = drawable_tasks(self.tasks, source=f"{suite} {split}" if tasks is None else "given",
                                               site_urls=self.backend.sites.urls)
@@ -295,6 +310,10 @@ class WebArenaEnv(gym.Env[str, str]):
         # with a lease service (the real sites' replicas) the episode runs on replicas of its own
         begin_episode = getattr(self.backend, "begin_episode", None)
         self.task = task = begin_episode(task) if begin_episode is not None else task
+        self._sites_reset = []
+        if self._site_resetter is not None and str(task.extra.get("task_type", "")).upper() == "MUTATE":
+            # a task that writes starts on pristine sites (an earlier episode's writes would change its answer)
+            self._sites_reset = self._site_resetter.reset(task.sites)
         if self.world is not None:
             self.world.reset()
         self.backend.start(task.start_url, allowed_sites=tuple(task.sites),
@@ -539,7 +558,8 @@ class WebArenaEnv(gym.Env[str, str]):
             "max_steps": self.max_steps,
             "action_description": describe_actions(),
             # the suite's answer format: CompressedHistory states it with the task
-            **({"answer_format": VERIFIED_ANSWER_FORMAT} if self.suite == "webarena-verified" else {}),
+            **({"answer_format": VERIFIED_ANSWER_FORMAT, "sites_reset": list(self._sites_reset)}
+               if self.suite == "webarena-verified" else {}),
             **template,
             **self._evaluation_details,
             **screenshot,
@@ -573,6 +593,23 @@ def _make_backend(name: str, suite: str, world: Any, site_urls: dict[str, str] |
 
     return PlaywrightBackend(world=world, site_urls=site_urls if suite != "embedded" else None,
                              step_timeout=step_timeout, browser_endpoint=browser_endpoint, leases=leases)
+
+
+def _check_reset_sites(reset_sites: Any, suite: str, backend: str, leases: str | None) -> bool:
+    """Whether episodes of writing tasks restart their sites first (see ``reset_sites``)."""
+    if reset_sites is not None:
+        reset_sites = check_flag("reset_sites", reset_sites)
+    leased = bool(leases or os.environ.get("WA_LEASES"))
+    if reset_sites and suite != "webarena-verified":
+        raise ConfigurationError(f"reset_sites=True restarts WebArena-Verified's images through their env-control "
+                                 f"endpoints: it needs suite='webarena-verified', got suite={suite!r}.")
+    if reset_sites and leased:
+        raise ConfigurationError("reset_sites=True with a lease service: its replicas are recycled to pristine "
+                                 "copies already, and restarting one would break the episodes that hold it. "
+                                 "Leave reset_sites unset (or False) with leases.")
+    if reset_sites is None:
+        return suite == "webarena-verified" and backend == "playwright" and not leased
+    return reset_sites
 
 
 def _unconfigured_sites_message(task: Task, placeholders: set[str]) -> str:

@@ -35,6 +35,7 @@ def test_eval_and_report_show_the_structured_answer_and_the_network_verdict(tmp_
     with served() as urls, ChatServer(respond) as server:
         for site, url in urls.items():
             monkeypatch.setenv(f"WA_{site.upper()}", url)
+            monkeypatch.setenv(f"WA_{site.upper()}_ENV_CTRL", "off")  # the stand-ins have no env-control endpoint
         assert main(["eval", "--suite", "webarena-verified", "--endpoint", server.url, "--model", "answer-key",
                      "--task-ids", "0", "448", "--env-workers", "0", "--out", str(out), "--no-progress"]) == 0
     run = read_run(out, strict=True)

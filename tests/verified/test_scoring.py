@@ -37,7 +37,8 @@ def env(request, tmp_path_factory):
     with served() as urls, pytest.MonkeyPatch.context() as patch:
         patch.setenv("WA_AUTH_DIR", str(auth))
         environment = WebArenaEnv(suite="webarena-verified", backend="playwright", site_urls=urls,
-                                  task_ids=[0, 156, 448], run_dir=run_dir)
+                                  task_ids=[0, 156, 448], run_dir=run_dir,
+                                  reset_sites=False)  # the stand-ins have no env-control endpoint
         yield environment
         environment.close()
 
