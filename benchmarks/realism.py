@@ -127,8 +127,15 @@ def _tabs(root) -> bool:
 
 
 def _collapsible(root) -> bool:
-    return bool(_visible(root.xpath("//details[summary] | //*[@aria-expanded] | //*[@data-role='collapsible'] | "
-                                    "//*[@data-toggle='collapse'] | //*[@data-bs-toggle='collapse']")))
+    if _visible(root.xpath("//details[summary] | //*[@aria-expanded] | //*[@data-role='collapsible'] | "
+                           "//*[@data-toggle='collapse'] | //*[@data-bs-toggle='collapse']")):
+        return True
+    # a checkbox that a stylesheet turns into a Hide/Unhide toggle (Postmill's comments: the checkbox, then
+    # <label class="... hideable__toggle" for="..."> that clicks it)
+    for label in _visible(root.xpath("//label[@for][contains(@class, 'toggle')]")):
+        if root.xpath("//input[@type='checkbox'][@id=$id]", id=_attr(label, "for")):
+            return True
+    return False
 
 
 def _pagination(root) -> bool:

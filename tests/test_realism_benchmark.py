@@ -123,6 +123,15 @@ def test_each_detector_finds_its_widget_and_not_a_near_miss(kind):
     assert kind not in realism.detect_widgets(_page(negative))
 
 
+def test_a_comment_hide_toggle_made_of_a_checkbox_and_its_label_is_collapsible():
+    toggle = ('<article><input type="checkbox" class="hideable__checkbox" id="comment_toggle_1" checked>'
+              '<label class="comment__hide-toggle hideable__toggle" for="comment_toggle_1"></label>'
+              '<div class="hideable__hide"><p>comment body</p></div></article>')
+    assert "collapsible" in realism.detect_widgets(_page(toggle))
+    plain = '<form><input type="checkbox" id="remember"><label for="remember">Remember me</label></form>'
+    assert "collapsible" not in realism.detect_widgets(_page(plain))
+
+
 def test_a_widget_hidden_by_markup_is_not_counted():
     hidden = '<div hidden><nav aria-label="Breadcrumb"><a href="/">Home</a></nav></div>'
     assert "breadcrumbs" not in realism.detect_widgets(_page(hidden))
