@@ -20,8 +20,9 @@ from ..webapp import db, login_required
 admin_required = login_required("/admin")
 
 PER_PAGE = 20
-#: Rows per page a grid offers (its ``limit`` select); the first is the default.
-PAGE_SIZES = (20, 30, 50, 100, 200)
+#: Rows per page a grid offers (its ``limit`` select). Magento also offers 50 to 200; a page of 50 orders
+#: would make an observation longer than agents are given (about 14,000 characters).
+PAGE_SIZES = (10, 20, 30)
 
 
 def parse_date(text: str | None) -> dt.date | None:
@@ -83,7 +84,7 @@ def canonical_query(fields: dict[str, str]) -> list[tuple[str, str]]:
         elif kind == "page":
             value = value if value.isdigit() and int(value) > 1 else ""
         elif kind == "limit":
-            value = value if value.isdigit() and int(value) in PAGE_SIZES[1:] else ""
+            value = value if value.isdigit() and int(value) in PAGE_SIZES and int(value) != PER_PAGE else ""
         if value:
             params.append((name, value))
     return params
