@@ -402,3 +402,22 @@ def test_browser_cancel_an_order(browser_page, site_server):
     page.click("button:has-text('Cancel')")
     assert page.inner_text("#order_status") == "Canceled"
     assert "Customer asked to cancel" in page.inner_text("#order_history")
+
+
+def test_browser_menu_tabs_and_star_rating(browser_page, site_server):
+    page, world = browser_page(SITE, "admin")
+    base = site_server.base_urls[SITE]
+    page.goto(f"{base}/sales/order/view/order_id/7/")
+    menu = page.locator("nav[aria-label='Admin menu']")
+    assert not menu.get_by_role("link", name="Orders", exact=True).is_visible()  # the Sales section is collapsed
+    menu.locator("summary", has_text="Sales").click()
+    menu.get_by_role("link", name="Orders", exact=True).click()
+    assert page.url == f"{base}/sales/order/"
+    page.goto(f"{base}/sales/order/view/order_id/7/")
+    page.get_by_role("tab", name="Comments History").click()
+    assert page.url.endswith("?tab=history") and "Order placed." in page.inner_text("#order-comments-grid")
+    review = world.connection(SITE).execute("SELECT id FROM review WHERE rating = 5 LIMIT 1").fetchone()[0]
+    page.goto(f"{base}/review/product/edit/id/{review}/")
+    page.check("#rating_2")
+    page.click("text=Save Review")
+    assert "2 out of 5 stars" in page.inner_text("#review-details")
