@@ -60,6 +60,27 @@ def test_home_links_to_search_directions_notes_and_featured_places(client):
     assert re.search(r"\d{3} places on \d+ named roads", about)
 
 
+def test_pages_carry_the_real_maps_controls(client):
+    """Icon-only controls named by title, the layers and map key panels, a directions shortcut by the search."""
+    from webarena_gym.observation import simplify_html
+
+    html = client.get("/").get_data(as_text=True)
+    assert 'role="toolbar" aria-label="Map controls"' in html
+    for name in ("Zoom In", "Zoom Out", "Show My Location", "Find directions"):
+        assert re.search(rf'<a [^>]*title="{name}" aria-label="{name}">[^<]{0,8}</a>', html), name
+    assert '<summary title="Layers" aria-label="Layers"></summary>' in html and "Humanitarian" in html
+    assert '<summary title="Map Key" aria-label="Map Key"></summary>' in html
+    # the panels are closed: their options are not part of what an agent reads until opened
+    observation = simplify_html(html).text
+    assert "Zoom In" in observation and "Humanitarian" not in observation
+    origin, destination = "Carnegie Mellon University", "PNC Park"
+    route = client.get("/directions", query_string={"engine": "fossgis_osrm_car", "route_from": origin,
+                                                      "route_to": destination}, follow_redirects=True)
+    page = route.get_data(as_text=True)
+    reverse = re.search(r'<a href="([^"]+)" class="reverse_directions" title="Reverse Directions"', page)
+    assert reverse and destination in text_of(client.get(reverse.group(1).replace("&amp;", "&")))
+
+
 def test_search_finds_places_by_name_alias_and_address(client):
     for query in ("Carnegie Mellon University", "carnegie mellon", "CMU"):
         html = client.get("/search", query_string={"query": query}, follow_redirects=True).get_data(as_text=True)
