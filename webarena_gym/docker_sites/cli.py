@@ -1,4 +1,4 @@
-"""``webarena-gym sites up|status|configure|login|reset|env|down``.
+"""``webarena-gym sites up|status|configure|login|reset|env|down|list``.
 
 :func:`add_sites_commands` hangs the ``sites`` tree on the ``webarena-gym`` console
 script; :func:`main` runs the same commands standalone
@@ -20,7 +20,7 @@ from typing import Any
 from ..arguments import number, whole
 from ..errors import ConfigurationError, WebArenaGymError
 from .deployment import Deployment
-from .registry import ALIASES, SITES
+from .registry import ALIASES, IMAGE_SETS, SITES, image_set_sites
 
 SITE_CHOICES = ", ".join(list(SITES) + sorted(ALIASES))
 DESCRIPTION = (
@@ -49,6 +49,9 @@ def _common_options() -> argparse.ArgumentParser:
     group.add_argument("--host", default="127.0.0.1", help="host name the browser uses for the sites (default 127.0.0.1)")
     group.add_argument("--prefix", default="", help="prefix for container and image names (several stacks on one engine; default: none)")
     group.add_argument("--network", default="", help="docker network of the sites (default <prefix>webarena-gym)")
+    group.add_argument("--image-set", choices=IMAGE_SETS, default="webarena",
+                       help="webarena: WebArena's images (default); verified: WebArena-Verified's smaller images, "
+                            "with their env-control endpoints (needs the verified extra)")
     group.add_argument("--data-dir", default="", help="folder with the Wikipedia ZIM and the map checkout (default: $WEBARENA_DATA_DIR)")
     group.add_argument("--image", action="append", type=_pairs("IMAGE", str), default=[], metavar="SITE=IMAGE",
                        help="use another image for a site (repeatable; default: the registry's image)")
@@ -120,6 +123,10 @@ def build_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     dn = command("down", _cmd_down, "remove the sites' containers (their replicas too)")
     dn.add_argument("--replica-port-step", type=whole(1), default=None, metavar="N", help=argparse.SUPPRESS)
     dn.add_argument("--images", action="store_true", help="also remove the configured images")
+
+    li = command("list", _cmd_list, "show the sites of the image set: image, ports, env-control endpoint, health URL, "
+                 "disk (asks no docker engine)")
+    li.add_argument("--json", action="store_true", help="print JSON")
     return parser
 
 
@@ -148,6 +155,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _deployment(args: argparse.Namespace) -> Deployment:
     """The deployment the options describe, its site arguments checked (before any engine is asked)."""
     deployment = Deployment(
+        sites=image_set_sites(args.image_set),
         host=args.host,
         prefix=args.prefix,
         network=args.network,
@@ -390,4 +398,23 @@ def _cmd_down(args: argparse.Namespace) -> int:
     removed = down(client, deployment, args.sites, images=args.images)
     removed += replicas_down(client, deployment, args.sites, images=args.images, port_step=_port_step(args))
     print("removed " + ", ".join(removed) if removed else "nothing to remove")
+    return 0
+
+
+@_guard
+def _cmd_list(args: argparse.Namespace) -> int:
+    """The plan of ``up`` for these options: what each site runs from and where it answers."""
+    deployment = _deployment(args)
+    rows = []
+    for name in deployment.names(args.sites):
+        site = deployment.site(name)
+        rows.append({"site": name, "container": deployment.container_name(name), "image": site.image,
+                     "url": deployment.site_url(name), "port": f"{site.host_port}->{site.container_port}",
+                     "env_ctrl": deployment.env_ctrl_url(name), "env_ctrl_port": site.env_ctrl_port,
+                     "health": deployment.base_url(name) + site.health_path, "disk": site.disk, "obtain": site.obtain})
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return 0
+    keys = ("site", "image", "port", "env_ctrl", "health", "disk")
+    _print_table([tuple(key.upper() for key in keys)] + [tuple(row[key] or "-" for key in keys) for row in rows])
     return 0

@@ -83,6 +83,10 @@ def create_site_container(
     if topology == DIRECT:
         require_free_port(client, site.host_port, name)
         ports: dict[str, Any] = {f"{site.container_port}/tcp": site.host_port}
+        if site.env_ctrl_port is not None and site.host_env_ctrl_port is not None:
+            # WebArena-Verified's images: their env-control API, which the env resets writing tasks' sites through
+            require_free_port(client, site.host_env_ctrl_port, name)
+            ports[f"{site.env_ctrl_port}/tcp"] = site.host_env_ctrl_port
     else:
         ports = {f"{site.container_port}/tcp": ("127.0.0.1",)}
     labels = deployment.labels(name) | {LABEL_TOPOLOGY: topology}
@@ -92,7 +96,7 @@ def create_site_container(
         image.id,
         name=container_name,
         command=list(site.command) if site.command else None,
-        environment=dict(site.environment),
+        environment={key: value.replace("{base_url}", deployment.base_url(name)) for key, value in site.environment.items()},
         volumes={source: {"bind": target, "mode": "rw"} for source, target in site.volumes.items()},
         tmpfs={path: "" for path in site.tmpfs},
         ports=ports,

@@ -126,6 +126,9 @@ class DockerSite:
         companions: Helper containers (started first, left alone by resets).
         obtain: How to get the image (shown when it is missing).
         memory / disk: Rough resource needs, for the documentation and error messages.
+        env_ctrl_port / host_env_ctrl_port: WebArena-Verified's images: the port of their
+            environment-control API inside the container, and where it is published (None:
+            the image has none). An ``environment`` value may hold ``{base_url}``.
     """
 
     name: str
@@ -149,5 +152,7 @@ class DockerSite:
     obtain: str = ""
     memory: str = ""
     disk: str = ""
+    env_ctrl_port: int | None = None
+    host_env_ctrl_port: int | None = None
 
 

@@ -105,10 +105,15 @@ class Deployment:
             raise ConfigurationError(f"Unknown site {name!r}; expected one of {sorted(self.sites)}.")
         site = self.sites[key]
         volumes = {source.format(data_dir=self.data_dir): target for source, target in site.volumes.items()}
+        host_port = int(self.ports.get(key, site.host_port))
+        env_ctrl = site.host_env_ctrl_port
+        if env_ctrl is not None:  # a site moved to another port keeps its env-control port beside it
+            env_ctrl += host_port - site.host_port
         return replace(
             site,
             image=str(self.images.get(key, site.image)),
-            host_port=int(self.ports.get(key, site.host_port)),
+            host_port=host_port,
+            host_env_ctrl_port=env_ctrl,
             volumes=MappingProxyType(volumes),
         )
 
@@ -126,6 +131,11 @@ class Deployment:
     def site_url(self, name: str) -> str:
         """The URL the gym env reads for a site (``WA_SHOPPING_ADMIN`` ends in ``/admin``)."""
         return self.base_url(name) + self.site(name).url_path
+
+    def env_ctrl_url(self, name: str) -> str | None:
+        """Where a WebArena-Verified image's environment-control API answers, or None for an image without one."""
+        port = self.site(name).host_env_ctrl_port
+        return None if port is None else f"http://{self.host}:{port}"
 
     def steps(self, name: str) -> tuple[ConfigStep, ...]:
         """A site's configuration steps with this deployment's URLs filled in."""
@@ -147,5 +157,13 @@ class Deployment:
         return digest.hexdigest()[:16]
 
     def exports(self, selected: list[str] | None = None) -> dict[str, str]:
-        """``{"WA_SHOPPING": "http://...", ...}`` for the selected sites."""
-        return {self.site(name).env_var: self.site_url(name) for name in self.names(selected)}
+        """``{"WA_SHOPPING": "http://...", ...}`` for the selected sites (and ``WA_<SITE>_ENV_CTRL`` for the
+        verified images' env-control endpoints, which the env resets writing tasks' sites through)."""
+        from ..backends.verified_control import env_ctrl_variable
+
+        exports = {}
+        for name in self.names(selected):
+            exports[self.site(name).env_var] = self.site_url(name)
+            if (url := self.env_ctrl_url(name)) is not None:
+                exports[env_ctrl_variable(name)] = url
+        return exports

@@ -10,8 +10,10 @@ web-arena-x/webarena and its AMI notes); docker/README.md explains them for peop
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from types import MappingProxyType
 
+from ..errors import ConfigurationError
 from ..webarena_sites import SITE_ADDRESSES, SITE_VARIABLES
 from .definitions import Companion, ConfigStep, DockerSite, Locator, LoginForm
 
@@ -244,3 +246,73 @@ SITES: Mapping[str, DockerSite] = MappingProxyType(
 
 #: Other names people use for a site.
 ALIASES = {"forum": "reddit", "postmill": "reddit", "wiki": "wikipedia", "kiwix": "wikipedia"}
+
+#: The image sets ``webarena-gym sites --image-set`` runs: WebArena's own images, or WebArena-Verified's.
+IMAGE_SETS = ("webarena", "verified")
+#: Sizes published with WebArena-Verified (its images are 85-92% smaller than WebArena's).
+VERIFIED_DISK = MappingProxyType({"shopping": "~13.3 GB (WebArena's image: ~117 GB)",
+                                  "gitlab": "~31.6 GB (WebArena's image: ~155 GB)"})
+#: The variable WebArena-Verified's images read at start to configure their own base URL (no configure step).
+VERIFIED_SITE_URL_VARIABLE = "WA_ENV_CTRL_EXTERNAL_SITE_URL"
+
+
+def verified_sites() -> Mapping[str, DockerSite]:
+    """WebArena-Verified's images, read from the installed package's ``DEFAULT_CONTAINER_CONFIGS``.
+
+    Image names, ports, env-control ports and health paths are the package's; the container
+    names, site URLs, login forms and variables stay WebArena's (the same applications). The
+    images configure themselves from the URL they are given, and the homepage (which the
+    package does not ship) is this repository's, as in the WebArena set.
+
+    Raises:
+        ConfigurationError: the ``webarena-verified`` package is not installed (names the extra).
+    """
+    from ..backends.verified_control import package_container_configs
+    from ..suites.verified import require_verified
+
+    require_verified()
+    configs = package_container_configs()
+    sites = {}
+    for name, site in SITES.items():
+        config = configs.get(name)
+        if config is None:
+            sites[name] = site
+            continue
+        if config.data_dir_mount:
+            volumes = {f"{{data_dir}}/{name}": config.data_dir_mount}
+        else:
+            volumes = dict(config.volumes)
+        obtain = f"`docker pull {config.docker_img}`"
+        if config.setup is not None and config.setup.data_urls:
+            if config.data_dir_mount:
+                obtain += f", and put {', '.join(config.setup.data_urls)} in <data-dir>/{name}/"
+            else:
+                obtain += (f", and fill its data volumes once with `webarena-verified env setup init --site {name} "
+                           "--data-dir DIR` (the webarena-verified package's command)")
+        sites[name] = replace(
+            site,
+            image=config.docker_img,
+            container_port=config.container_port,
+            host_port=config.host_port or config.container_port,
+            health_path=config.health_check_path,
+            command=None,
+            environment=MappingProxyType({VERIFIED_SITE_URL_VARIABLE: "{base_url}"}),
+            volumes=MappingProxyType(volumes),
+            tmpfs=(),
+            configure=(),
+            companions=(),
+            obtain=obtain + ".",
+            disk=VERIFIED_DISK.get(name, ""),
+            env_ctrl_port=config.env_ctrl_port,
+            host_env_ctrl_port=config.host_env_ctrl_port or config.env_ctrl_port,
+        )
+    return MappingProxyType(sites)
+
+
+def image_set_sites(image_set: str) -> Mapping[str, DockerSite]:
+    """The site definitions of an image set (``webarena`` or ``verified``)."""
+    if image_set == "webarena":
+        return SITES
+    if image_set == "verified":
+        return verified_sites()
+    raise ConfigurationError(f"Unknown image set {image_set!r}; expected one of {', '.join(IMAGE_SETS)}.")
