@@ -141,6 +141,22 @@ def test_the_forum_picker_chooses_the_forum_on_both_backends(backend):
     assert "forum_query=book" in episode.urls[2] and episode.urls[3].endswith("/submit/books")
 
 
+def _repost_without_the_image(ctx):
+    yield ctx.click("Submit", tag="a", exact=True)
+    yield ctx.type("Title", f"{ctx.instantiation['content']} from /f/pics")
+    yield ctx.select("Forum", ctx.instantiation["subreddit"])
+    yield ctx.click("Create submission", tag="button", exact=True)
+    yield ctx.exit("Done")
+
+
+def test_a_repost_must_carry_the_image_link():
+    item = INSTANCES["reddit.repost_image"][0]
+    image = item["eval"]["program_html"][1]["required_contents"]["must_include"][0]
+    assert re.fullmatch(r"[0-9a-f]{64}\.jpg", image)
+    episode = run_oracle(item, _repost_without_the_image)
+    assert episode.reward == 0.0 and episode.info["reward_components"]["url_match"] == 1.0
+
+
 # -- oracles (the env, the direct backend and the evaluators) --------------------------------
 
 

@@ -293,3 +293,17 @@ LINK_DOMAINS = [
     "www.dailyherald.example", "news.techwire.example", "www.sciencefeed.example",
     "blog.longreads.example", "www.worldreport.example", "i.imgur.example",
 ]
+
+#: The picture forum: (name, title, description, sidebar lines) and its image posts (titles).
+PICTURE_FORUM = ("pics", "Pictures", "Pictures and photos: share what you saw today.",
+                 ["Images only", "No screenshots of text", "Credit the photographer"])
+PICTURE_TITLES = [
+    "Costume contest at the office", "My cat asleep on the keyboard", "Sunset over the harbor",
+    "A hand-built wooden bookshelf", "Homemade ramen night", "First attempt at latte art",
+    "Snowy street in Kyoto", "An old film camera I found at a flea market", "Fog rolling over the bridge",
+    "Grandma's garden in June", "My desk setup after the move", "A retro console collection",
+    "Charcoal portrait of my dog", "Fresh sourdough loaf", "Double rainbow after the storm",
+    "Street mural downtown",
+]
+#: The image host of the picture posts.
+IMAGE_HOST = "i.imgur.example"

@@ -13,9 +13,12 @@ from .content import (
     BODY_SENTENCES,
     COMMENT_SENTENCES,
     FORUMS,
+    IMAGE_HOST,
     LINK_DOMAINS,
     NAME_ADJECTIVES,
     NAME_NOUNS,
+    PICTURE_FORUM,
+    PICTURE_TITLES,
     TITLE_TEMPLATES,
 )
 from .queries import TIME_FORMAT, hot_ranking, slugify
@@ -281,6 +284,43 @@ def _seed_default_user_votes(conn: sqlite3.Connection, rng: random.Random) -> No
         conn.execute("UPDATE submissions SET ranking = ? WHERE id = ?", (hot_ranking(created, score), sid))
 
 
+def image_url(title: str) -> str:
+    """The address of a picture post's image: a content hash named file, as image hosts name them."""
+    return f"https://{IMAGE_HOST}/{hashlib.sha256(title.encode()).hexdigest()}.jpg"
+
+
+def _seed_pictures(conn: sqlite3.Connection, users: list[int]) -> None:
+    """The picture forum and its image posts, from a stream of their own (the rest of the seed stays)."""
+    rng = random.Random(SEED + 4)
+    name, title, description, sidebar = PICTURE_FORUM
+    creator = rng.choice(users)
+    forum_id = conn.execute(
+        "INSERT INTO forums (name, title, description, sidebar, created_at, creator_id, subscriber_count)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (name, title, description, "\n".join(f"* {line}" for line in sidebar),
+         _stamp(_moment(rng, dt.datetime(2016, 1, 1), dt.datetime(2021, 6, 1))), creator, 0),
+    ).lastrowid
+    conn.executemany("INSERT INTO moderators (forum_id, user_id) VALUES (?, ?)",
+                     [(forum_id, uid) for uid in [creator, *rng.sample([u for u in users if u != creator], 2)]])
+    fans = rng.sample(users, 12)
+    conn.executemany("INSERT INTO subscriptions (user_id, forum_id) VALUES (?, ?)", [(uid, forum_id) for uid in fans])
+    taken = {r[0] for r in conn.execute("SELECT subscriber_count FROM forums")}
+    count = len(fans) + int(rng.lognormvariate(7.5, 1.1))
+    while count in taken:
+        count += 1
+    conn.execute("UPDATE forums SET subscriber_count = ? WHERE id = ?", (count, forum_id))
+    default_uid = _default_user_id(conn)
+    for post_title in PICTURE_TITLES:
+        created = _stamp(_moment(rng, DATA_START, DATA_END))
+        up, down = _votes(rng, 6, 0.06)
+        conn.execute(
+            "INSERT INTO submissions (forum_id, user_id, title, url, body, created_at, upvotes, downvotes, ranking)"
+            " VALUES (?, ?, ?, ?, '', ?, ?, ?, ?)",
+            (forum_id, rng.choice([u for u in users if u != default_uid]), post_title, image_url(post_title),
+             created, up, down, hot_ranking(created, up - down)),
+        )
+
+
 def _default_user_id(conn: sqlite3.Connection) -> int:
     return conn.execute("SELECT id FROM users WHERE username = ?", (DEFAULT_USER[0],)).fetchone()[0]
 
@@ -294,4 +334,5 @@ def build_database(conn: sqlite3.Connection) -> None:
     posts = _seed_submissions(conn, rng, users, forums)
     _seed_comments(conn, rng, users, posts)
     _seed_default_user_votes(conn, rng)
+    _seed_pictures(conn, users)
     conn.commit()

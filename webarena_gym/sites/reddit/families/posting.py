@@ -179,6 +179,41 @@ def _solve_meetup(ctx):
     yield ctx.exit("Done")
 
 
+#: Forums the picture posts are re-posted to, in turn.
+REPOST_FORUMS = ("photography", "Art", "travel", "food", "DIY", "gaming", "AskReddit", "Pittsburgh")
+#: WebArena-Lite's check of a re-posted image: every link and source in the post.
+LINKS_LOCATOR = ("[...document.querySelector('.submission__inner').querySelectorAll('[href],[src]')]"
+                 ".map(elem => elem.getAttribute('href') || elem.getAttribute('src')).join(' ')")
+
+
+def _repost_image(conn):
+    names = _forum_names(conn)
+    targets = [name for name in REPOST_FORUMS if name in names]
+    rows = conn.execute(
+        "SELECT s.title, s.url FROM submissions s JOIN forums f ON f.id = s.forum_id"
+        " WHERE f.name = 'pics' AND s.url LIKE '%.jpg' ORDER BY s.id").fetchall()
+    for i, (title, url) in enumerate(rows):
+        forum = targets[i % len(targets)]
+        yield ({"content": title[0].lower() + title[1:], "subreddit": forum},
+               program_html_eval((POST_URL, POST_TEXT, {"must_include": ["from /f/pics"]}),
+                                 (POST_URL, LINKS_LOCATOR, {"must_include": [url.rsplit("/", 1)[1]]}),
+                                 reference_url=f"{REDDIT}/f/{forum}", note="GOLD in PRED"),
+               f"{REDDIT}/f/pics")
+
+
+def _solve_repost_image(ctx):
+    yield ctx.click(ctx.instantiation["content"], tag="a", exact=True)
+    title = ctx.search_text(r"<h1>(?:<a[^>]*>)?([^<]+)")
+    image = ctx.search_text(r'Link: <a id="\d+">([^<]+)</a>')
+    yield ctx.click("Submit", tag="a", exact=True)
+    yield ctx.type("URL (for a link post)", image)
+    yield ctx.type("Title", f"{title} (re-post)")
+    yield ctx.type("Body", "from /f/pics")
+    yield ctx.select("Forum", ctx.instantiation["subreddit"])
+    yield ctx.click("Create submission", tag="button", exact=True)
+    yield ctx.exit("Done")
+
+
 def _machine_learning(conn):
     for (name,) in conn.execute("SELECT name FROM forums ORDER BY name COLLATE NOCASE").fetchall()[:14]:
         if name != "MachineLearning":
@@ -206,6 +241,8 @@ FAMILIES: list[TaskFamily] = [
            " {{price}} in {{subreddit}}", "content", _recommendations, _solve_recommendations),
     family("virtual_meetup", "Post a notice on a virtual meetup for {{interest}} enthusiasts on {{date}} in the"
            " {{subreddit}} subreddit", "content", _meetup, _solve_meetup),
+    family("repost_image", 'Re-post the image of {{content}} in this page to {{subreddit}} subreddit and note'
+           ' "from /f/pics"', "content", _repost_image, _solve_repost_image),
     family("machine_learning_help", "Post in {{subreddit}} subreddit about what could machine learning help the"
            " correpong field.", "content", _machine_learning, _solve_machine_learning),
 ]
