@@ -22,7 +22,7 @@ def create_app() -> Flask:
         return {
             "customer": customer,
             "cart_count": store.cart_count(customer["id"]) if customer else 0,
-            "menu_categories": store.top_categories(),
+            "menu_categories": [(top, store.child_categories(top["id"])) for top in store.top_categories()],
         }
 
     for views in (views_catalog, views_cart, views_orders, views_account):

@@ -102,6 +102,12 @@ def build_database(conn: sqlite3.Connection) -> None:
     customers = _seed_customers(conn, rng)
     _seed_orders(conn, rng, customers)
     _seed_extras(conn, rng, customers)
+    # a later, separate stream: deeper shelves without changing anything seeded above
+    _seed_more_products(conn, random.Random(SEED + 1), leaves)
+
+
+#: At most this many more products per leaf category from its unused brand/kind pairs (long, paginated shelves).
+MORE_PER_LEAF = 16
 
 
 def _money(rng: random.Random, low: float, high: float) -> int:
@@ -162,6 +168,58 @@ def _seed_catalog(conn: sqlite3.Connection, rng: random.Random) -> dict[int, Lea
                             (product_id, option, "\n".join(choices), option_position),
                         )
     return leaves
+
+
+def _seed_more_products(conn: sqlite3.Connection, rng: random.Random, leaves: dict[int, Leaf]) -> None:
+    """More products (with options and a few reviews) from each leaf's brand/kind pairs not used yet."""
+    skus = {row[0] for row in conn.execute("SELECT sku FROM products")}
+    keys = {row[0] for row in conn.execute("SELECT url_key FROM products")}
+    alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+    nicknames = _nicknames()
+    for leaf_id, leaf in leaves.items():
+        names = [row[0] for row in conn.execute("SELECT name FROM products WHERE category_id = ?", (leaf_id,))]
+        position = len(names)
+        unused = []
+        for brand in leaf.brands:
+            for kind in leaf.kinds:
+                stem = f"{brand} {parse_kind(kind, leaf)[0]}"
+                if not any(name == stem or name.startswith(stem + ",") for name in names):
+                    unused.append((brand, kind))
+        for brand, kind in rng.sample(unused, min(len(unused), MORE_PER_LEAF)):
+            kind_name, price_range, variants = parse_kind(kind, leaf)
+            variant = rng.choice(variants)
+            name = f"{brand} {kind_name}" + (f", {variant}" if variant else "")
+            sku = "B0" + "".join(rng.choice(alphabet) for _ in range(8))
+            while sku in skus:
+                sku = "B0" + "".join(rng.choice(alphabet) for _ in range(8))
+            skus.add(sku)
+            key = slugify(name)
+            if key in keys:
+                key = f"{key}-{sku.lower()}"
+            keys.add(key)
+            position += 1
+            description = f"{name} from {brand}. " + " ".join(rng.sample(FEATURES[leaf.group], 3))
+            product_id = conn.execute(
+                "INSERT INTO products (sku, name, url_key, brand, category_id, price, description, position)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (sku, name, key, brand, leaf_id, _money(rng, *price_range), description, position),
+            ).lastrowid
+            for option_position, (option, values, share) in enumerate(leaf.options):
+                if rng.random() < share:
+                    start = rng.randint(0, max(0, len(values) - 3))
+                    choices = values[start : start + rng.randint(3, len(values))]
+                    conn.execute("INSERT INTO product_options (product_id, name, choices, position) VALUES (?, ?, ?, ?)",
+                                 (product_id, option, "\n".join(choices), option_position))
+            if rng.random() < 0.6:
+                quality = rng.uniform(2.3, 4.9)
+                reviews = []
+                for nickname in rng.sample(nicknames, rng.choice((1, 1, 2, 3, 4, 6))):
+                    rating = min(5, max(1, round(rng.gauss(quality, 1.0))))
+                    created = _random_time(rng, dt.date(2022, 1, 1), dt.date(2023, 5, 30))
+                    reviews.append((product_id, nickname, rng.choice(SUMMARIES[rating]), _review_text(rng, rating, leaf.group),
+                                    rating, created.isoformat(" ")))
+                conn.executemany("INSERT INTO reviews (product_id, nickname, summary, body, rating, created_at)"
+                                 " VALUES (?, ?, ?, ?, ?, ?)", sorted(reviews, key=lambda row: row[5]))
 
 
 def _random_time(rng: random.Random, start: dt.date, end: dt.date) -> dt.datetime:
