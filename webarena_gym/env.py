@@ -307,13 +307,14 @@ class WebArenaEnv(gym.Env[str, str]):
         if keep_task:
             self._kept_task_id = task.task_id
         started = time.perf_counter()
+        sites_reset: list[str] = []
+        if self._site_resetter is not None and str(task.extra.get("task_type", "")).upper() == "MUTATE":
+            # a task that writes starts on pristine sites (an earlier episode's writes would change its answer)
+            sites_reset = self._site_resetter.reset(task.sites)
         # with a lease service (the real sites' replicas) the episode runs on replicas of its own
         begin_episode = getattr(self.backend, "begin_episode", None)
         self.task = task = begin_episode(task) if begin_episode is not None else task
-        self._sites_reset = []
-        if self._site_resetter is not None and str(task.extra.get("task_type", "")).upper() == "MUTATE":
-            # a task that writes starts on pristine sites (an earlier episode's writes would change its answer)
-            self._sites_reset = self._site_resetter.reset(task.sites)
+        self._sites_reset = sites_reset
         if self.world is not None:
             self.world.reset()
         self.backend.start(task.start_url, allowed_sites=tuple(task.sites),
