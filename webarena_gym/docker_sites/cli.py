@@ -229,6 +229,10 @@ def _cmd_up(args: argparse.Namespace) -> int:
         return 0
     took = up(client, deployment, args.sites, standby=args.standby, timeout=args.timeout,
               wait=not args.no_wait, progress=not args.no_progress)
+    if args.standby and any(deployment.env_ctrl_url(name) for name in deployment.names(args.sites)):
+        print("note: behind a standby pool's front proxy only the site's port is published, not the images' "
+              "env-control endpoints: make the env with reset_sites=False and reset with `webarena-gym sites reset`.",
+              file=sys.stderr)
     for name, seconds in took.items():
         print(f"{name}: healthy after {seconds:.1f} s at {deployment.site_url(name)}")
     if args.configure:
