@@ -7,7 +7,7 @@ from typing import Any
 from flask import Flask
 
 from ..webapp import create_site_app
-from . import store, views_account, views_cart, views_catalog, views_orders
+from . import store, views_account, views_cart, views_catalog, views_compare, views_orders
 
 
 def create_app() -> Flask:
@@ -22,9 +22,10 @@ def create_app() -> Flask:
         return {
             "customer": customer,
             "cart_count": store.cart_count(customer["id"]) if customer else 0,
+            "compare_count": store.compare_count(customer["id"]) if customer else 0,
             "menu_categories": [(top, store.child_categories(top["id"])) for top in store.top_categories()],
         }
 
-    for views in (views_catalog, views_cart, views_orders, views_account):
+    for views in (views_catalog, views_cart, views_compare, views_orders, views_account):
         app.register_blueprint(views.bp)
     return app

@@ -69,6 +69,8 @@ CREATE TABLE cart_items (id INTEGER PRIMARY KEY, customer_id INTEGER NOT NULL RE
     added_at TEXT NOT NULL);
 CREATE TABLE wishlist_items (id INTEGER PRIMARY KEY, customer_id INTEGER NOT NULL REFERENCES customers(id),
     product_id INTEGER NOT NULL REFERENCES products(id), added_at TEXT NOT NULL, UNIQUE (customer_id, product_id));
+CREATE TABLE compare_items (id INTEGER PRIMARY KEY, customer_id INTEGER NOT NULL REFERENCES customers(id),
+    product_id INTEGER NOT NULL REFERENCES products(id), added_at TEXT NOT NULL, UNIQUE (customer_id, product_id));
 CREATE TABLE newsletter_subscribers (id INTEGER PRIMARY KEY, email TEXT NOT NULL UNIQUE,
     customer_id INTEGER REFERENCES customers(id), subscribed_at TEXT NOT NULL);
 CREATE TABLE checkout_shipping (customer_id INTEGER PRIMARY KEY REFERENCES customers(id), firstname TEXT NOT NULL,

@@ -2,7 +2,7 @@
 
 Query parameters are Magento's: ``product_list_order`` (position, name, price; relevance
 on search pages), ``product_list_dir`` (asc, desc), ``price`` (``10-20`` in dollars,
-``100-`` for open-ended), ``brand`` and ``p`` (page) and ``limit`` (products per page: 12, 24 or 36). URLs keep the parameters in one
+``100-`` for open-ended), ``brand`` and ``p`` (page) and ``limit`` (products per page: 12 or 24). URLs keep the parameters in one
 fixed order so the same list always has the same address.
 """
 
@@ -15,7 +15,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 PER_PAGE = 12
-PAGE_SIZES = (12, 24, 36)
+PAGE_SIZES = (12, 24)
 PARAM_ORDER = ("q", "product_list_order", "product_list_dir", "price", "brand", "limit", "p")
 SORT_LABELS = {"relevance": "Relevance", "position": "Position", "name": "Product Name", "price": "Price"}
 

@@ -121,6 +121,10 @@ def cart_count(customer_id: int) -> int:
     return row[0]
 
 
+def compare_count(customer_id: int) -> int:
+    return db().execute("SELECT COUNT(*) FROM compare_items WHERE customer_id = ?", (customer_id,)).fetchone()[0]
+
+
 def add_to_cart(customer_id: int, product_id: int, options: str, qty: int, now: str) -> None:
     """Add ``qty`` of a product (with its chosen options) to the cart, merging identical lines."""
     existing = db().execute(

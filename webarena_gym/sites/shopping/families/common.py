@@ -279,9 +279,9 @@ def open_row_order(ctx: OracleContext, number: str) -> Iterator[str]:
 
 
 def every_listed_product(ctx: OracleContext) -> Iterator[str]:
-    """Read every page of the product list on screen (36 a page); returns (generator value) (page, product) pairs."""
+    """Read every page of the product list on screen (24 a page); returns (generator value) (page, product) pairs."""
     if has_next_page(ctx):
-        yield ctx.select("Show", "36")
+        yield ctx.select("Show", "24")
         yield ctx.click("Go", tag="button", exact=True)
     page, found = 1, [(1, product) for product in listed_products(ctx)]
     while has_next_page(ctx):
