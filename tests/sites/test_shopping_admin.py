@@ -346,6 +346,8 @@ def test_report_scope_switcher_and_export(admin, data):
     orders = data.execute("SELECT COUNT(*) FROM sales_order WHERE status != 'canceled' "
                           "AND created_at LIKE '2022-02%'").fetchone()[0]
     assert lines[0].startswith("Interval,Orders,") and lines[2].startswith(f"Feb 2022,{orders},") and len(lines) == 4
+    blank = lxml.html.fromstring(admin.get("/admin/reports/report_sales/sales/").data)
+    assert blank.cssselect("select[name=export]") and blank.cssselect("#sales_report_from._has-datepicker")
 
 
 def test_review_form_star_rating(admin, data):
@@ -358,6 +360,19 @@ def test_review_form_star_rating(admin, data):
     admin.post(f"/admin/review/product/save/id/{review['id']}/", data=form)
     assert data.execute("SELECT rating FROM review WHERE id = ?", (review["id"],)).fetchone()[0] == 2
     assert "2 out of 5 stars" in text(admin.get(edit))
+    tree = lxml.html.fromstring(admin.get(edit).data)
+    actions = [" ".join(e.text_content().split()) for e in tree.cssselect("[role=toolbar] a, [role=toolbar] button")]
+    assert actions == ["Back", "Delete Review", "Reset", "Save Review"] and not tree.cssselect("[role=dialog]")
+    dialog = lxml.html.fromstring(admin.get(edit + "?modal=delete").data).cssselect("[role=dialog]")[0]
+    assert "Are you sure you want to delete this review?" in dialog.text_content()
+
+
+def test_header_icon_controls_are_named(admin):
+    header = lxml.html.fromstring(admin.get("/admin/sales/order/").data).cssselect("header")[0]
+    icons = [(e.get("title"), e.text_content().strip()) for e in header.cssselect("a[title], button[title]")]
+    assert icons == [("Global Search", ""), ("Notifications", ""), ("Account Setting (admin)", "")]
+    found = text(admin.get("/admin/sales/order/?search=000000042"))
+    assert "1 records found" in found
 
 
 def test_cms_pages_and_themes(admin, data):

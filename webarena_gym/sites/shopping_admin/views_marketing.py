@@ -118,7 +118,8 @@ def reviews_mass_action() -> Response:
 @admin_required
 def review_edit(review_id: int) -> str:
     review = one_or_404(f"SELECT * FROM ({REVIEW_GRID_SQL}) WHERE id = ?", (review_id,))
-    return render_template("review_edit.html", review=review, statuses=REVIEW_STATUS_SLUGS)
+    return render_template("review_edit.html", review=review, statuses=REVIEW_STATUS_SLUGS,
+                           modal=request.args.get("modal", ""))
 
 
 @bp.post("/admin/review/product/save/id/<int:review_id>/")
