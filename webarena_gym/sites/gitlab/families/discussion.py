@@ -61,7 +61,7 @@ def _solve_mr_comment(ctx: OracleContext) -> Iterator[str]:
     yield from open_section(ctx, ctx.instantiation["repo"], "Merge requests")
     yield ctx.click_element(element_matching(ctx, r"All \d+"))
     yield ctx.search("Search merge requests", topic)
-    yield ctx.click_element(next(e for e in ctx.find_all(tag="a") if e.text.strip().lower() == topic))
+    yield ctx.click_element(next(e for e in ctx.find_all(tag="a") if _topic(e.text.strip()) == topic))
     yield ctx.type("Comment", ctx.instantiation["content"])
     yield ctx.click("Comment", tag="button", exact=True)
     yield ctx.exit("")
@@ -96,9 +96,9 @@ def _solve_review_reply(ctx: OracleContext) -> Iterator[str]:
     topic = ctx.instantiation["topic"]
     yield ctx.click("Merge requests", tag="a", exact=True)
     yield ctx.click("Review requests for me", tag="a", exact=True)
-    while not [e for e in ctx.find_all(tag="a") if e.text.strip().lower() == topic]:
+    while not [e for e in ctx.find_all(tag="a") if _topic(e.text.strip()) == topic]:
         yield ctx.click("Next", tag="a", exact=True)
-    yield ctx.click_element(next(e for e in ctx.find_all(tag="a") if e.text.strip().lower() == topic))
+    yield ctx.click_element(next(e for e in ctx.find_all(tag="a") if _topic(e.text.strip()) == topic))
     author = ctx.search_text(r"by <a id=\"\d+\">[^<]+</a> @([\w.\-]+)")
     notes = ctx.page.text[ctx.page.text.index("<h2>Activity</h2>"):]
     commenters = re.findall(r"<a id=\"\d+\">[^<]+</a> @([\w.\-]+) · ", notes)

@@ -117,7 +117,12 @@ def _instances_assign_issue(conn: sqlite3.Connection) -> Instances:
     Kept only when the dashboard's first page (20 issues, newest first) will list it afterwards.
     """
     rng, out = rng_for("assign_issue"), []
+    editable = {r[0] for r in conn.execute(  # the sidebar's Edit needs the Reporter role or higher
+        "SELECT m.project_id FROM members m JOIN users u ON u.id = m.user_id WHERE u.username = ? AND m.access_level >= 20",
+        (USER,))}
     for pid, ns, path in projects(conn):
+        if pid not in editable:
+            continue
         members = conn.execute(
             "SELECT u.id, u.username, u.name FROM members m JOIN users u ON u.id = m.user_id WHERE m.project_id = ?"
             " ORDER BY u.id", (pid,)).fetchall()
