@@ -86,10 +86,18 @@ def render_markdown(text: str) -> Markup:
 def discussion(kind: str, target_id: int, note_url: str, namespace: str, project: str) -> dict[str, Any]:
     """What ``_notes.html`` needs: the notes, their reactions, and the comment box's state
 
-    (``?reply_to=<note id>`` quotes a note, ``?edit_note=<note id>`` opens one's own note for editing;
+    (``?notes_filter=all|comments|history`` and ``?sort=asc|desc`` pick and order the activity,
+    ``?reply_to=<note id>`` quotes a note, ``?edit_note=<note id>`` opens one's own note for editing;
     a posted ``tab=preview`` shows the draft rendered).
     """
     notes = notes_of(kind, target_id)
+    notes_filter = request.args.get("notes_filter", "all")
+    if notes_filter not in ("all", "comments", "history"):
+        notes_filter = "all"
+    notes_sort = "desc" if request.args.get("sort") == "desc" else "asc"
+    shown = [n for n in notes if notes_filter == "all" or bool(n["system"]) == (notes_filter == "history")]
+    if notes_sort == "desc":
+        shown.reverse()
     draft = request.form.get("note", "") if request.method == "POST" else ""
     reply_to = request.args.get("reply_to", type=int)
     if reply_to and not draft:
@@ -98,7 +106,8 @@ def discussion(kind: str, target_id: int, note_url: str, namespace: str, project
             draft = "\n".join(f"> {line}" for line in quoted["body"].splitlines()) + "\n\n"
     preview = request.method == "POST" and request.form.get("tab") == "preview"
     return {
-        "notes": notes, "awards": awards_of(notes), "note_url": note_url, "draft": draft,
+        "notes": shown, "awards": awards_of(notes), "note_url": note_url, "draft": draft,
+        "notes_filter": notes_filter, "notes_sort": notes_sort,
         "preview_html": render_markdown(draft) if preview else None,
         "edit_note": request.args.get("edit_note", type=int),
         "award_url": lambda note: url_for("notes.award", namespace=namespace, project=project, note_id=note["id"]),

@@ -106,9 +106,23 @@ def project_members_page(namespace: str, project: str):
     members = [
         m for m in project_members(row["id"]) if not search or search in m["username"].lower() or search in m["name"].lower()
     ]
+    sort = request.args.get("sort", "access_level")
+    if sort not in MEMBER_SORTS:
+        sort = "access_level"
+    direction = "asc" if request.args.get("direction") == "asc" else "desc"
+    members.sort(key=MEMBER_SORTS[sort][1], reverse=direction == "desc")
     return render_project(
-        "members.html", row, "members", members=members, errors=errors, search=search, modal=request.args.get("modal", "")
+        "members.html", row, "members", members=members, errors=errors, search=search, modal=request.args.get("modal", ""),
+        sort=sort, direction=direction, sorts=MEMBER_SORTS,
     )
+
+
+#: Sorts of the members table -> (label, key).
+MEMBER_SORTS = {
+    "access_level": ("Max role", lambda m: (m["access_level"], m["username"].lower())),
+    "name": ("Account", lambda m: m["name"].lower()),
+    "member_since": ("Access granted", lambda m: m["member_since"]),
+}
 
 
 def _invite_all(project, text: str, level_text: str) -> list[str]:
