@@ -443,14 +443,17 @@ def _long_thread(world) -> str:
 
 def _gitlab_issue(world) -> str:
     namespace, path, iid = _one(world, "gitlab", "SELECT p.namespace, p.path, i.iid FROM issues i JOIN projects p ON "
-                                "p.id = i.project_id LEFT JOIN notes n ON n.noteable_type = 'Issue' AND "
+                                "p.id = i.project_id LEFT JOIN notes n ON n.noteable_type = 'issue' AND "
                                 "n.noteable_id = i.id GROUP BY i.id ORDER BY COUNT(n.id) DESC, i.id LIMIT 1")
     return f"/{namespace}/{path}/-/issues/{iid}"
 
 
 def _project_members(world) -> str:
+    # a project byteblaze maintains: the real capture shows the maintainer's view (a role dropdown per row)
     namespace, path = _one(world, "gitlab", "SELECT p.namespace, p.path FROM projects p JOIN members m ON "
-                                            "m.project_id = p.id GROUP BY p.id ORDER BY COUNT(*) DESC, p.id LIMIT 1")
+                                            "m.project_id = p.id WHERE p.id IN (SELECT project_id FROM members WHERE "
+                                            "access_level >= 40 AND user_id = (SELECT id FROM users WHERE username = "
+                                            "'byteblaze')) GROUP BY p.id ORDER BY COUNT(*) DESC, p.id LIMIT 1")
     return f"/{namespace}/{path}/-/project_members"
 
 
