@@ -270,6 +270,32 @@ def _kind_range_solve(ctx) -> Iterator[str]:
     yield ctx.exit(f"${min(prices):,.2f} - ${max(prices):,.2f}")
 
 
+# -- What customers say about a brand's kind of product, when nobody reviewed it (fuzzy_match) ----
+
+
+def _brand_kind_instances(conn):
+    found: dict[tuple[str, str], list[int]] = {}
+    for product in rows(conn, "SELECT p.name, p.brand, (SELECT COUNT(*) FROM reviews r WHERE r.product_id = p.id) AS n"
+                              " FROM products p ORDER BY p.id"):
+        found.setdefault((kind_of(product["name"], product["brand"]).lower(), product["brand"]), []).append(product["n"])
+    silent = [pair for pair, counts in found.items() if not any(counts)]
+    for kind, brand in pick(silent, 15, salt=65):
+        yield ({"product_type": kind, "manufature": brand},
+               answer(fuzzy_match=["no reviews"]))  # Lite: "No reviews available for the sephora brushes."
+
+
+def _brand_kind_solve(ctx) -> Iterator[str]:
+    kind, brand = ctx.instantiation["product_type"], ctx.instantiation["manufature"]
+    yield ctx.search("Search", f"{brand} {kind}")
+    names = [name for name, _rating, _count, _price in listed_products(ctx)
+             if name.startswith(brand) and kind in name.lower()]
+    counts = [count for name, _rating, count, _price in listed_products(ctx) if name in names]
+    if names and not any(counts):
+        yield ctx.exit(f"No reviews available for the {kind} from {brand}.")
+    else:
+        yield ctx.exit(f"The {kind} from {brand} has reviews.")
+
+
 FAMILIES: list[TaskFamily] = [
     family("product_sku", "What is the SKU of {{product}}?", "information", _sku_instances, _sku_solve),
     family("orders_in_month", "How many orders did I place in {{month}}?", "information",
@@ -292,4 +318,6 @@ FAMILIES: list[TaskFamily] = [
            _rating_solve),
     family("product_kind_price_range", "What is the price range of {{product}} in the One Stop Market?", "information",
            _kind_range_instances, _kind_range_solve),
+    family("brand_kind_opinions", "What do customers say about {{product_type}} from {{manufature}}", "information",
+           _brand_kind_instances, _brand_kind_solve),
 ]
