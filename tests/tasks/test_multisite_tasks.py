@@ -38,7 +38,8 @@ def test_families_span_two_sites_with_enough_instances():
     check_quota(FAMILIES, all_instances, prefix="multisite.", families_at_least=4, tasks_at_least=60, kinds=None)
     assert all(len(family.sites) > 1 for family in FAMILIES)
     pairs = {frozenset(family.sites) for family in FAMILIES}
-    assert {frozenset(("gitlab", "reddit")), frozenset(("map", "reddit")), frozenset(("shopping", "gitlab"))} <= pairs
+    assert {frozenset(("gitlab", "reddit")), frozenset(("map", "reddit")), frozenset(("shopping", "gitlab")),
+            frozenset(("wikipedia", "map"))} <= pairs
 
 
 @pytest.mark.parametrize("name", sorted(BY_NAME))

@@ -13,7 +13,6 @@ import math
 import random
 import re
 import sqlite3
-from collections.abc import Iterator
 from itertools import permutations
 from typing import TYPE_CHECKING
 
@@ -24,7 +23,7 @@ from ..search import PLACE_COLUMNS
 from .common import ENGINE, answer, family, first_result, get_directions, read, route_summary
 
 if TYPE_CHECKING:
-    from ....tasks.oracle import OracleContext
+    pass
 
 CAR, BIKE, WALK = ENGINE["car"][0], ENGINE["bike"][0], facts.WALK
 #: Walking speed of the map's footways (km/h): no walk is faster than a straight line at this speed.
@@ -44,11 +43,6 @@ def shown_minutes(conn: sqlite3.Connection, engine: str, a: sqlite3.Row, b: sqli
     return minutes(facts.route(conn, engine, a, b).duration)
 
 
-def _route_time(ctx: OracleContext, mode: str, start: str, end: str) -> Iterator[str]:
-    """Ask for a route; the caller reads ``route_summary(ctx)`` afterwards."""
-    yield from get_directions(ctx, mode, start, end)
-
-
 # -- one route, one mode -------------------------------------------------------------------
 def _walk_time_instances(conn):
     for a, b in facts.place_pairs(conn, 31, 14, low=400, high=4000):
@@ -56,7 +50,7 @@ def _walk_time_instances(conn):
 
 
 def _walk_time_solve(ctx):
-    yield from _route_time(ctx, "foot", ctx.instantiation["start"], ctx.instantiation["end"])
+    yield from get_directions(ctx, "foot", ctx.instantiation["start"], ctx.instantiation["end"])
     yield ctx.exit(route_summary(ctx)[1])
 
 
@@ -67,7 +61,7 @@ def _car_time_instances(conn):
 
 
 def _car_time_solve(ctx):
-    yield from _route_time(ctx, "car", ctx.instantiation["location1"], ctx.instantiation["location2"])
+    yield from get_directions(ctx, "car", ctx.instantiation["location1"], ctx.instantiation["location2"])
     yield ctx.exit(route_summary(ctx)[1])
 
 
@@ -91,7 +85,7 @@ def _hotel_drive_instances(conn):
 
 
 def _hotel_drive_solve(ctx):
-    yield from _route_time(ctx, "car", ctx.instantiation["hotel"], ctx.instantiation["place"])
+    yield from get_directions(ctx, "car", ctx.instantiation["hotel"], ctx.instantiation["place"])
     yield ctx.exit(route_summary(ctx)[1])
 
 
@@ -105,7 +99,7 @@ def _difference_instances(conn):
 def _difference_solve(ctx):
     values, times = ctx.instantiation, {}
     for mode in ("car", "foot"):
-        yield from _route_time(ctx, mode, values["start"], values["end"])
+        yield from get_directions(ctx, mode, values["start"], values["end"])
         times[mode] = route_summary(ctx)[1]
     yield ctx.exit(f"driving: {times['car']}, walking: {times['foot']}")
 
@@ -129,9 +123,9 @@ def _walk_then_drive_instances(conn):
 
 def _walk_then_drive_solve(ctx):
     values = ctx.instantiation
-    yield from _route_time(ctx, "foot", values["place_A"], values["place_B"])
+    yield from get_directions(ctx, "foot", values["place_A"], values["place_B"])
     walk = minutes(route_summary(ctx)[1])
-    yield from _route_time(ctx, "car", values["place_B"], values["place_C"])
+    yield from get_directions(ctx, "car", values["place_B"], values["place_C"])
     yield ctx.exit(format_duration((walk + minutes(route_summary(ctx)[1])) * 60))
 
 
@@ -246,7 +240,7 @@ def _hotels_walk_solve(ctx):
             candidates.append(html.unescape(name))
     found = []
     for hotel in candidates:
-        yield from _route_time(ctx, "foot", hotel, values["location"])
+        yield from get_directions(ctx, "foot", hotel, values["location"])
         distance, duration = route_summary(ctx)
         if minutes(duration) < limit:
             found.append(f"{hotel}: {distance}")
@@ -292,7 +286,7 @@ def _order_solve(ctx):
     first, b, c = stops
     time = {}
     for a, z in ((first, b), (b, c), (first, c), (c, b)):
-        yield from _route_time(ctx, "car", a, z)
+        yield from get_directions(ctx, "car", a, z)
         time[(a, z)] = minutes(route_summary(ctx)[1])
     order = (first, b, c) if time[(first, b)] + time[(b, c)] < time[(first, c)] + time[(c, b)] else (first, c, b)
     yield ctx.exit("The order is " + ", ".join(order))
