@@ -131,6 +131,14 @@ def test_new_lite_template_references_agree_with_the_site(site_client):
         low, high = item["eval"]["reference_answers"]["must_include"]
         assert (f"{min(found):.2f}", f"{max(found):.2f}") == (low.split(" |OR| ")[-1], high.split(" |OR| ")[-1])
 
+    for item in INSTANCES["shopping.brand_kind_opinions"][:6]:
+        kind, brand = item["instantiation_dict"]["product_type"], item["instantiation_dict"]["manufature"]
+        results = doc(f"/catalogsearch/result/?q={brand} {kind}")
+        matching = [p for p in results.cssselect(".product-item")
+                    if p.cssselect(".product-item-link")[0].text_content().startswith(brand)
+                    and kind in p.cssselect(".product-item-link")[0].text_content().lower()]
+        assert matching and not any(p.cssselect(".product-reviews-summary") for p in matching)
+
     for item in INSTANCES["shopping.products_under_price"]:
         page = doc(item["eval"]["reference_url"])
         cap = float(item["instantiation_dict"]["price"])
