@@ -130,6 +130,16 @@ def test_grid_mass_actions(admin, data):
     assert filtered.cssselect("details.admin__data-grid-filters")[0].get("open") is not None
 
 
+def test_rows_per_page_keep_observations_short(admin):
+    reviews = lxml.html.fromstring(admin.get("/admin/review/product/?limit=10").data)
+    assert [o.text for o in reviews.cssselect("select[name=limit] option")] == ["10", "20"]
+    assert len(reviews.cssselect("#reviews-grid tr")) == 11
+    assert admin.get("/admin/review/product/?limit=30").headers["Location"] == "/admin/review/product/"
+    customers = lxml.html.fromstring(admin.get("/admin/customer/index/?limit=30").data)
+    assert [o.text for o in customers.cssselect("select[name=limit] option")] == ["10", "20", "30"]
+    assert len(customers.cssselect("#customers-grid tr")) == 31
+
+
 def test_order_view_shows_items_totals_and_history(admin, data):
     order = data.execute("SELECT * FROM sales_order WHERE status = 'complete' LIMIT 1").fetchone()
     page = text(admin.get(f"/admin/sales/order/view/order_id/{order['id']}/"))

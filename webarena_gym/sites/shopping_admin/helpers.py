@@ -23,6 +23,9 @@ PER_PAGE = 20
 #: Rows per page a grid offers (its ``limit`` select). Magento also offers 50 to 200; a page of 50 orders
 #: would make an observation longer than agents are given (about 14,000 characters).
 PAGE_SIZES = (10, 20, 30)
+#: The same for grids with long rows (reviews), whose 30 rows would pass that budget too.
+SHORT_PAGE_SIZES = (10, 20)
+LIMIT_KINDS = {"limit": PAGE_SIZES, "short_limit": SHORT_PAGE_SIZES}
 
 
 def parse_date(text: str | None) -> dt.date | None:
@@ -67,7 +70,8 @@ def parse_number(text: str | None) -> float | None:
 def canonical_query(fields: dict[str, str]) -> list[tuple[str, str]]:
     """The request's query reduced to known, non-empty, normalised parameters in a fixed order.
 
-    ``fields`` maps parameter name -> kind (``text``, ``date``, ``number``, ``page``, ``limit``).
+    ``fields`` maps parameter name -> kind (``text``, ``date``, ``number``, ``page``, ``limit``,
+    ``short_limit``).
     Dates become ISO dates, so every way of typing one gives the same URL.
     """
     params = []
@@ -83,8 +87,8 @@ def canonical_query(fields: dict[str, str]) -> list[tuple[str, str]]:
             value = (f"{number:g}" if number is not None else "")
         elif kind == "page":
             value = value if value.isdigit() and int(value) > 1 else ""
-        elif kind == "limit":
-            value = value if value.isdigit() and int(value) in PAGE_SIZES and int(value) != PER_PAGE else ""
+        elif kind in LIMIT_KINDS:
+            value = value if value.isdigit() and int(value) in LIMIT_KINDS[kind] and int(value) != PER_PAGE else ""
         if value:
             params.append((name, value))
     return params
@@ -135,10 +139,10 @@ class Page:
         return self.number < self.pages
 
 
-def per_page() -> int:
-    """The grid's rows per page from ``limit`` (one of :data:`PAGE_SIZES`)."""
+def per_page(sizes: Sequence[int] = PAGE_SIZES) -> int:
+    """The grid's rows per page from ``limit`` (one of ``sizes``)."""
     raw = request.args.get("limit", "")
-    return int(raw) if raw.isdigit() and int(raw) in PAGE_SIZES else PER_PAGE
+    return int(raw) if raw.isdigit() and int(raw) in sizes else PER_PAGE
 
 
 def paginate(sql: str, args: Sequence[Any], order_by: str, per_page: int = PER_PAGE) -> Page:

@@ -9,11 +9,20 @@ from werkzeug.wrappers import Response
 
 from ..webapp import db
 from .data import CUSTOMER_GROUPS
-from .helpers import admin_required, one_or_404, paginate, redirect_to_canonical, sort_clause, url_with
+from .helpers import (
+    PAGE_SIZES,
+    admin_required,
+    one_or_404,
+    paginate,
+    per_page,
+    redirect_to_canonical,
+    sort_clause,
+    url_with,
+)
 
 bp = Blueprint("customers", __name__)
 
-CUSTOMER_FIELDS = {"search": "text", "group": "text", "sort": "text", "dir": "text", "page": "page"}
+CUSTOMER_FIELDS = {"search": "text", "group": "text", "sort": "text", "dir": "text", "page": "page", "limit": "limit"}
 CUSTOMER_SORTS = {"id": "id", "name": "firstname || ' ' || lastname", "email": "email", "group": "group_name",
                   "phone": "phone", "postcode": "postcode", "city": "city", "region": "region",
                   "created_at": "created_at"}
@@ -45,9 +54,9 @@ def customers() -> str | Response:
         active.append(("Group", group))
     where = (" WHERE " + " AND ".join(clauses)) if clauses else ""
     key, direction, order_by = sort_clause(CUSTOMER_SORTS, "id", "asc")
-    page = paginate(f"SELECT * FROM customer{where}", args, order_by)
+    page = paginate(f"SELECT * FROM customer{where}", args, order_by, per_page())
     return render_template("customers.html", page=page, active=active, sort=key, direction=direction,
-                           groups=CUSTOMER_GROUPS, args=request.args,
+                           groups=CUSTOMER_GROUPS, args=request.args, page_sizes=PAGE_SIZES, limit=per_page(),
                            url_with=lambda **kw: url_with(CUSTOMER_FIELDS, **kw))
 
 

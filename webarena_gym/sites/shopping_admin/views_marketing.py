@@ -8,10 +8,12 @@ from werkzeug.wrappers import Response
 from ..webapp import db
 from .data import REVIEW_STATUSES
 from .helpers import (
+    SHORT_PAGE_SIZES,
     admin_required,
     one_or_404,
     paginate,
     parse_date,
+    per_page,
     redirect_to_canonical,
     sort_clause,
     url_with,
@@ -23,7 +25,7 @@ bp = Blueprint("marketing", __name__)
 REVIEW_STATUS_SLUGS = {s.lower().replace(" ", "_"): s for s in REVIEW_STATUSES}
 REVIEW_FIELDS = {"status": "text", "product": "text", "nickname": "text", "title": "text", "detail": "text",
                  "rating": "text", "created_from": "date", "created_to": "date", "sort": "text", "dir": "text",
-                 "page": "page"}
+                 "page": "page", "limit": "short_limit"}
 REVIEW_SORTS = {"id": "id", "created_at": "created_at", "status": "status", "title": "title", "nickname": "nickname",
                 "rating": "rating", "product_name": "product_name"}
 REVIEW_GRID_SQL = """SELECT r.*, p.name AS product_name, p.sku AS product_sku FROM review r
@@ -70,9 +72,10 @@ def _review_grid(fixed_status: str | None, title: str) -> str | Response:
         return bounce
     where, args, active = review_filters(fixed_status)
     key, direction, order_by = sort_clause(REVIEW_SORTS, "created_at")
-    page = paginate(f"SELECT * FROM ({REVIEW_GRID_SQL}){where}", args, order_by)
+    page = paginate(f"SELECT * FROM ({REVIEW_GRID_SQL}){where}", args, order_by, per_page(SHORT_PAGE_SIZES))
     return render_template("reviews.html", page=page, active=active, sort=key, direction=direction, title=title,
                            fixed_status=fixed_status, statuses=REVIEW_STATUS_SLUGS, actions=MASS_ACTIONS,
+                           page_sizes=SHORT_PAGE_SIZES, limit=per_page(SHORT_PAGE_SIZES),
                            args=request.args, return_to=request.full_path.rstrip("?"),
                            url_with=lambda **kw: url_with(fields, **kw))
 
