@@ -311,7 +311,7 @@ def solve_recent_items(ctx: OracleContext) -> Iterator[str]:
     total = 0
     for number in numbers[: int(ctx.instantiation["k"])]:
         yield ctx.click(f"View order {number}", tag="a", exact=True)
-        total += sum(int(cells[5]) for cells in table_rows(ctx) if len(cells) == 7 and cells[5].isdigit())
+        total += sum(int(cells[7]) for cells in table_rows(ctx) if len(cells) == 12 and cells[7].isdigit())
         yield ctx.go_back()
     yield ctx.exit(str(total))
 
