@@ -7,6 +7,7 @@ import re
 import lxml.html
 import pytest
 
+from webarena_gym.observation import simplify_html
 from webarena_gym.sites import World, app_for
 from webarena_gym.sites.webapp import WORLD_KEY
 
@@ -312,7 +313,15 @@ def test_long_threads_carry_system_notes_reactions_and_icon_only_note_controls(g
     comment = next(li for li in notes if "system-note" not in li.get("class"))
     controls = comment.cssselect(".note-actions[role=toolbar] > a, .note-actions > details > summary")
     assert {c.get("aria-label") for c in controls} >= {"Add reaction", "Reply to comment", "More actions"}
-    assert all(not c.text_content().strip() and c.get("title") for c in controls)
+    assert all(not c.text_content().strip() and c.get("aria-label") for c in controls)
+
+
+def test_the_busiest_issue_page_stays_within_the_observation_budget(gitlab):
+    """Long threads make long pages; with a sidebar dropdown open the observation still fits ~14,000 characters."""
+    path = busiest_issue(gitlab)
+    for query in ("", "?edit=labels", "?edit=assignee"):
+        observation = simplify_html(gitlab.get(path + query).get_data(as_text=True)).text
+        assert 9000 < len(observation) <= 14000, (path + query, len(observation))
 
 
 def test_comment_preview_reply_edit_and_reaction(gitlab):

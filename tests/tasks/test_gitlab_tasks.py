@@ -43,7 +43,7 @@ OWN_START_URLS = {"gitlab.commits_day"}
 
 def test_quota_and_sizes():
     all_instances = {family.name: instances(family.name) for family in FAMILIES}
-    check_quota(FAMILIES, all_instances, prefix="gitlab.", families_at_least=8, tasks_at_least=150)
+    check_quota(FAMILIES, all_instances, prefix="gitlab.", families_at_least=39, tasks_at_least=800)
 
 
 @pytest.mark.parametrize("name", sorted(BY_NAME))

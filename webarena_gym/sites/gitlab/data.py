@@ -367,7 +367,7 @@ class _Seeder:
             labels = [r[0] for r in self.conn.execute("SELECT name FROM labels WHERE project_id = ?", (project_id,))]
             usernames = {uid: name for name, uid in self.user_ids.items()}
             start = dt.datetime.strptime(created, "%Y-%m-%d %H:%M:%S")
-            count = rng.randint(15, 32)
+            count = rng.randint(15, 26)
             times = sorted(self.random_time(start) for _ in range(count))
             for moment in times:
                 author = rng.choice(members)
