@@ -382,3 +382,28 @@ def test_sidebars_list_the_moderators(anonymous):
     post = html(anonymous.get(first_post_href(anonymous, "/f/books")))
     assert texts(post, ".forum-moderators li a") == moderators
     assert texts(post, ".forum-card__description") == texts(doc, ".forum-sidebar__description")
+
+
+def test_post_pages_have_a_breadcrumb_and_profiles_a_tablist(anonymous):
+    path = first_post_href(anonymous, "/f/books/new")
+    crumbs = html(anonymous.get(path)).cssselect("nav[aria-label=Breadcrumb] a")
+    assert [a.text_content() for a in crumbs][:2] == ["Postmill", "books"] and crumbs[2].get("href") == path
+    tabs = html(anonymous.get("/user/TheGentleComet/comments")).cssselect("[role=tablist] a[role=tab]")
+    assert [t.get("aria-selected") for t in tabs] == ["false", "true"]
+
+
+def test_every_page_of_the_longest_threads_fits_the_observation_budget(anonymous, world):
+    from webarena_gym.observation import simplify_html
+
+    rows = world.connection("reddit").execute(
+        "SELECT s.id, f.name FROM submissions s JOIN forums f ON f.id = s.forum_id"
+        " WHERE (SELECT COUNT(*) FROM comments c WHERE c.submission_id = s.id) >= 30").fetchall()
+    assert len(rows) >= 10
+    for sid, forum in rows:
+        path, page = f"/f/{forum}/{sid}", 1
+        while (response := anonymous.get(f"{path}?page={page}", follow_redirects=True)).status_code == 200:
+            assert response.request.args["page"] == str(page)  # the redirect to the post's slug keeps the page
+            assert len(simplify_html(response.get_data(as_text=True)).text) < 14_000, (path, page)
+            page += 1
+            assert page < 10, path
+        assert page > 2, path  # long threads span pages

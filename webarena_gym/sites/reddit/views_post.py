@@ -96,7 +96,8 @@ def submission(forum_name: str, submission_id: int, slug: str | None = None):
     post = _submission_in(forum_name, submission_id)
     canonical = post_path(post["forum"], post["id"], post["title"])
     if request.path != canonical:
-        return redirect(canonical)
+        query = request.query_string.decode()
+        return redirect(f"{canonical}?{query}" if query else canonical)
     children, by_id = _comment_tree(post["id"])
     pages, page = _thread_pages(children[None], children), page_number()
     if page > len(pages):
