@@ -301,7 +301,8 @@ def test_reviews_filter_mass_approve_edit_and_delete(admin, data):
     assert "A total of 2 record(s) have been updated." in page and f"{pending - 2} records found" in page
     review = ids[0]
     admin.post(f"/admin/review/product/save/id/{review}/",
-               data={"status_id": "not_approved", "nickname": "Sam", "title": "Changed", "detail": "Edited text"})
+               data={"status_id": "not_approved", "nickname": "Sam", "title": "Changed", "detail": "Edited text",
+                     "stores": "1"})
     edit = admin.get(f"/admin/review/product/edit/id/{review}/")
     assert value_of(edit, "#status_id") == "not_approved" and value_of(edit, "#title") == "Changed"
     deleted = text(admin.post(f"/admin/review/product/delete/id/{review}/", follow_redirects=True))
@@ -366,13 +367,13 @@ def test_review_form_star_rating(admin, data):
     radios = lxml.html.fromstring(admin.get(edit).data).cssselect("input[type=radio][name=rating]")
     assert [r.get("value") for r in radios] == ["1", "2", "3", "4", "5"] and radios[4].get("checked") is not None
     form = {"status_id": "approved", "nickname": review["nickname"], "title": review["title"],
-            "detail": review["detail"], "rating": "2"}
+            "detail": review["detail"], "rating": "2", "stores": "1"}
     admin.post(f"/admin/review/product/save/id/{review['id']}/", data=form)
     assert data.execute("SELECT rating FROM review WHERE id = ?", (review["id"],)).fetchone()[0] == 2
     assert "2 out of 5 stars" in text(admin.get(edit))
     tree = lxml.html.fromstring(admin.get(edit).data)
     actions = [" ".join(e.text_content().split()) for e in tree.cssselect("[role=toolbar] a, [role=toolbar] button")]
-    assert actions == ["Back", "Delete Review", "Reset", "Save Review"] and not tree.cssselect("[role=dialog]")
+    assert actions == ["Back", "Reset", "Delete Review", "Save Review"] and not tree.cssselect("[role=dialog]")
     dialog = lxml.html.fromstring(admin.get(edit + "?modal=delete").data).cssselect("[role=dialog]")[0]
     assert "Are you sure you want to delete this review?" in dialog.text_content()
 
@@ -446,3 +447,65 @@ def test_browser_menu_tabs_and_star_rating(browser_page, site_server):
     page.check("#rating_2")
     page.click("text=Save Review")
     assert "2 out of 5 stars" in page.inner_text("#review-details")
+
+
+def test_review_form_detailed_rating_kinds_and_visibility(admin, data):
+    review = data.execute("SELECT * FROM review WHERE rating = 4 LIMIT 1").fetchone()
+    edit = f"/admin/review/product/edit/id/{review['id']}/"
+    tree = lxml.html.fromstring(admin.get(edit).data)
+    kinds = [" ".join(th.text_content().split()) for th in tree.cssselect("#detailed-rating th")]
+    assert kinds == ["Quality", "Value", "Price", "Rating"] and len(tree.cssselect("#detailed-rating input[type=radio]")) == 20
+    assert value_of(admin.get(edit), "#select_stores") == "1"
+    form = {"status_id": "approved", "nickname": review["nickname"], "title": review["title"],
+            "detail": review["detail"], "rating": "4", "vote_quality": "3"}
+    refused = text(admin.post(f"/admin/review/product/save/id/{review['id']}/", data=form, follow_redirects=True))
+    assert "Please select at least one store view in Visibility" in refused
+    assert lxml.html.fromstring(admin.get(edit).data).cssselect("#vote_quality_3[checked]") == []
+    saved = admin.post(f"/admin/review/product/save/id/{review['id']}/", data=form | {"stores": "1"}, follow_redirects=True)
+    assert "You saved the review." in text(saved)
+    tree = lxml.html.fromstring(saved.data)
+    assert tree.cssselect("#vote_quality_3[checked]") and not tree.cssselect("#vote_value_1[checked], #vote_value_5[checked]")
+    assert "4 out of 5 stars" in text(saved)
+
+
+def test_order_view_links_and_comment_status(admin, data):
+    order = data.execute("SELECT * FROM sales_order WHERE id IN (SELECT order_id FROM shipment_track) "
+                         "AND customer_id IS NOT NULL LIMIT 1").fetchone()
+    view = admin.get(f"/admin/sales/order/view/order_id/{order['id']}/")
+    tree = lxml.html.fromstring(view.data)
+    assert tree.cssselect(f"a[href='mailto:{order['customer_email']}']")
+    phone = data.execute("SELECT telephone FROM order_address WHERE order_id = ? AND address_type = 'billing'",
+                         (order["id"],)).fetchone()[0]
+    assert tree.cssselect(f"#billing-address a[href='tel:{phone}']") and f"T: {phone}" in text(view)
+    links = {" ".join(a.text_content().split()): a.get("href") for a in tree.cssselect("main a")}
+    assert links["Edit Customer"].endswith(f"/customer/index/edit/id/{order['customer_id']}/")
+    assert links["Track Order"].endswith("?tab=shipments")
+    assert value_of(view, "#history_status") == order["status"]
+    url = f"/admin/sales/order/addComment/order_id/{order['id']}/"
+    refused = text(admin.post(url, data={"comment": "Moved", "status": "holded"}, follow_redirects=True))
+    assert "a comment keeps that status" in refused and "Moved" not in text(admin.get(
+        f"/admin/sales/order/view/order_id/{order['id']}/?tab=history"))
+    added = text(admin.post(url, data={"comment": "Checked", "status": order["status"]}, follow_redirects=True))
+    assert "You added a comment to the order." in added
+
+
+def test_report_empty_rows_and_statistics_note(admin):
+    base = "/admin/reports/report_sales/sales/"
+    blank = admin.get(base)
+    assert "We couldn't find any records." in text(blank) and "Statistics last updated:" in text(blank)
+    assert [th.text_content() for th in lxml.html.fromstring(blank.data).cssselect("#report-grid tr:first-child th")][:3] \
+        == ["Interval", "Orders", "Sales Items"]
+    quiet = "?from=2030-01-01&to=2030-03-31&period=month"
+    assert "We couldn't find any records." in text(admin.get(base + quiet))
+    filled = text(admin.get(base + quiet + "&empty_rows=1"))
+    assert "Jan 2030 0 0 $0.00" in filled and "Feb 2030" in filled and "Mar 2030" in filled
+    shipping = text(admin.get("/admin/reports/report_sales/shipping/" + quiet + "&empty_rows=1"))
+    assert "Mar 2030 0 $0.00" in shipping
+
+
+def test_footer_and_customer_view(admin):
+    page = admin.get("/admin/sales/order/")
+    footer = " ".join(lxml.html.fromstring(page.data).cssselect("footer")[0].text_content().split())
+    assert "Magento ver. 2.4.6" in footer and "Privacy Policy" in footer and "Report an Issue" in footer
+    header = lxml.html.fromstring(page.data).cssselect("header")[0]
+    assert [a.get("href") for a in header.cssselect("a") if a.text_content() == "Customer View"][0].endswith(":7770/")

@@ -54,6 +54,7 @@ CREATE TABLE order_status_history (id INTEGER PRIMARY KEY, order_id INTEGER, cre
     comment TEXT, is_customer_notified INTEGER);
 CREATE TABLE review (id INTEGER PRIMARY KEY, product_id INTEGER, customer_id INTEGER, nickname TEXT,
     title TEXT, detail TEXT, rating INTEGER, status TEXT, created_at TEXT);
+CREATE TABLE review_vote (review_id INTEGER, rating_code TEXT, value INTEGER, PRIMARY KEY (review_id, rating_code));
 CREATE TABLE search_term (id INTEGER PRIMARY KEY, query_text TEXT UNIQUE, num_results INTEGER, uses INTEGER,
     updated_at TEXT);
 CREATE TABLE cms_page (id INTEGER PRIMARY KEY, title TEXT, identifier TEXT UNIQUE, content TEXT,

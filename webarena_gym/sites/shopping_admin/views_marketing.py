@@ -32,6 +32,11 @@ REVIEW_GRID_SQL = """SELECT r.*, p.name AS product_name, p.sku AS product_sku FR
 JOIN product p ON p.id = r.product_id"""
 MASS_ACTIONS = {"approved": "Update Status to Approved", "pending": "Update Status to Pending",
                 "not_approved": "Update Status to Not Approved", "delete": "Delete"}
+#: The store's rating kinds (code, label) in Magento's order; ``rating`` is the review's own star rating,
+#: the others are votes kept in ``review_vote``.
+RATING_KINDS = (("quality", "Quality"), ("value", "Value"), ("price", "Price"), ("rating", "Rating"))
+#: The store views a review can be shown on (value -> name); this store has one.
+STORE_VIEWS = {"1": "Default Store View"}
 TERM_FIELDS = {"search": "text", "sort": "text", "dir": "text", "page": "page"}
 TERM_SORTS = {"query_text": "query_text", "num_results": "num_results", "uses": "uses", "updated_at": "updated_at"}
 
@@ -109,6 +114,7 @@ def reviews_mass_action() -> Response:
     marks = ",".join("?" * len(ids))
     if action == "delete":
         count = db().execute(f"DELETE FROM review WHERE id IN ({marks})", ids).rowcount
+        db().execute(f"DELETE FROM review_vote WHERE review_id IN ({marks})", ids)
         flash(f"A total of {count} record(s) have been deleted.", "success")
     else:
         count = db().execute(f"UPDATE review SET status = ? WHERE id IN ({marks})",
@@ -121,8 +127,9 @@ def reviews_mass_action() -> Response:
 @admin_required
 def review_edit(review_id: int) -> str:
     review = one_or_404(f"SELECT * FROM ({REVIEW_GRID_SQL}) WHERE id = ?", (review_id,))
-    return render_template("review_edit.html", review=review, statuses=REVIEW_STATUS_SLUGS,
-                           modal=request.args.get("modal", ""))
+    votes = dict(db().execute("SELECT rating_code, value FROM review_vote WHERE review_id = ?", (review_id,)).fetchall())
+    return render_template("review_edit.html", review=review, statuses=REVIEW_STATUS_SLUGS, votes=votes,
+                           RATING_KINDS=RATING_KINDS, modal=request.args.get("modal", ""))
 
 
 @bp.post("/admin/review/product/save/id/<int:review_id>/")
@@ -136,11 +143,19 @@ def review_save(review_id: int) -> Response:
     if not (status and nickname and title and detail):
         flash("Please fill in the status, nickname, summary and review.", "error")
         return redirect(url_for("marketing.review_edit", review_id=review_id))
+    if not any(store in STORE_VIEWS for store in request.form.getlist("stores")):
+        flash("Please select at least one store view in Visibility (Default Store View) for the review.", "error")
+        return redirect(url_for("marketing.review_edit", review_id=review_id))
     rating = request.form.get("rating", "")
     db().execute("UPDATE review SET status = ?, nickname = ?, title = ?, detail = ?, "
                  "rating = COALESCE(?, rating) WHERE id = ?",
                  (status, nickname, title, detail, int(rating) if rating in ("1", "2", "3", "4", "5") else None,
                   review_id))
+    for code, _ in RATING_KINDS:
+        vote = request.form.get(f"vote_{code}", "")
+        if code != "rating" and vote in ("1", "2", "3", "4", "5"):
+            db().execute("INSERT OR REPLACE INTO review_vote (review_id, rating_code, value) VALUES (?, ?, ?)",
+                         (review_id, code, int(vote)))
     flash("You saved the review.", "success")
     return redirect(url_for("marketing.review_edit", review_id=review_id))
 
@@ -150,6 +165,7 @@ def review_save(review_id: int) -> Response:
 def review_delete(review_id: int) -> Response:
     one_or_404("SELECT id FROM review WHERE id = ?", (review_id,))
     db().execute("DELETE FROM review WHERE id = ?", (review_id,))
+    db().execute("DELETE FROM review_vote WHERE review_id = ?", (review_id,))
     flash("The review has been deleted.", "success")
     return redirect(url_for("marketing.reviews"))
 

@@ -6,7 +6,7 @@ from flask import Blueprint, flash, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from ..webapp import db, world
-from .data import increment_id, stamp
+from .data import STATUSES, increment_id, stamp
 from .helpers import admin_required, money, one_or_404
 from .names import CARRIERS
 from .views_sales import order_context
@@ -109,6 +109,11 @@ def order_comment(order_id: int) -> Response:
     comment = request.form.get("comment", "").strip()
     if not comment:
         flash("Please enter a comment.", "error")
+        return _back(order_id)
+    status = request.form.get("status", order["status"])
+    if status != order["status"]:
+        flash(f"The order is {STATUSES.get(order['status'], order['status'])}: a comment keeps that status "
+              f"(got {status!r}); use the order's actions (Hold, Invoice, Ship, Cancel) to change it.", "error")
         return _back(order_id)
     _add_history(order_id, order["status"], comment, bool(request.form.get("is_customer_notified")))
     flash("You added a comment to the order.", "success")

@@ -11,14 +11,16 @@ from typing import Any
 from flask import Blueprint, render_template, request
 from werkzeug.wrappers import Response
 
-from ..webapp import db
-from .data import STATUSES
+from ..webapp import db, world
+from .data import STATUSES, stamp
 from .helpers import Page, admin_required, parse_date, redirect_to_canonical, url_with
 
 bp = Blueprint("reports", __name__)
 
-REPORT_FIELDS = {"from": "date", "to": "date", "period": "text", "status": "text", "page": "page", "store": "text",
-                 "export": "text"}
+REPORT_FIELDS = {"from": "date", "to": "date", "period": "text", "status": "text", "empty_rows": "text", "page": "page",
+                 "store": "text", "export": "text"}
+#: The filter's Empty Rows choice: value -> label ("1" lists the intervals without orders as zero rows).
+EMPTY_ROWS = {"": "No", "1": "Yes"}
 #: The report's scope switcher: store scope -> label (one website, one store view: every scope shows the same).
 SCOPES = {"": "All Websites", "base": "Main Website", "main": "Main Website Store", "default": "Default Store View"}
 EXPORT_FORMATS = {"csv": "CSV", "xml": "Excel XML"}
@@ -44,6 +46,24 @@ def interval_label(key: str, period: str) -> str:
     if period == "month":
         return dt.date.fromisoformat(key + "-01").strftime("%b %Y")
     return key
+
+
+def interval_keys(start: dt.date, end: dt.date, period: str) -> list[str]:
+    """Every interval key from ``start`` to ``end``: days (``2023-02-01``), months (``2023-02``) or years."""
+    if period == "year":
+        return [str(year) for year in range(start.year, end.year + 1)]
+    if period == "month":
+        months = range(start.year * 12 + start.month - 1, end.year * 12 + end.month)
+        return [f"{m // 12:04d}-{m % 12 + 1:02d}" for m in months]
+    return [(start + dt.timedelta(days=n)).isoformat() for n in range((end - start).days + 1)]
+
+
+def with_empty_rows(kind: str, rows: list[dict[str, Any]], keys: list[str]) -> list[dict[str, Any]]:
+    """The rows plus a zero row for each interval that has none, in interval order."""
+    present = {row["interval"] for row in rows}
+    blank = {"shipping_method": ""} | {key: 0 for key in SUMMED[kind]}
+    filled = rows + [{"interval": key, **blank} for key in keys if key not in present]
+    return sorted(filled, key=lambda row: row["interval"])
 
 
 def _sales_rows(interval: str, start: str, end: str, status: str) -> list[dict[str, Any]]:
@@ -107,10 +127,13 @@ def _report(kind: str) -> str | Response:
     period = period if period in PERIODS else "day"
     status = request.args.get("status", "")
     store = request.args.get("store", "")
+    empty_rows = request.args.get("empty_rows", "") if kind != "bestsellers" else ""
+    empty_rows = empty_rows if empty_rows in EMPTY_ROWS else ""
     context: dict[str, Any] = {"kind": kind, "title": title, "note": note, "periods": PERIODS, "period": period,
                                "scopes": SCOPES, "store": store if store in SCOPES else "", "formats": EXPORT_FORMATS,
                                "status": status if status in STATUSES else "", "start": start, "end": end,
-                               "page": None, "totals": None, "error": None,
+                               "page": None, "totals": None, "error": None, "empty_rows": empty_rows,
+                               "empty_row_choices": EMPTY_ROWS, "updated": stamp(world().now()),
                                "url_with": lambda **kw: url_with(REPORT_FIELDS, **kw)}
     if request.args.get("from") or request.args.get("to"):
         if start is None or end is None:
@@ -119,6 +142,8 @@ def _report(kind: str) -> str | Response:
             context["error"] = "The From date must be on or before the To date."
         else:
             rows = BUILDERS[kind](INTERVAL_SQL[period], f"{start} 00:00:00", f"{end} 23:59:59", status)
+            if empty_rows:
+                rows = with_empty_rows(kind, rows, interval_keys(start, end, period))
             for row in rows:
                 row["label"] = interval_label(row["interval"], period)
             context["totals"] = {key: sum(r[key] or 0 for r in rows) for key in SUMMED[kind]}
