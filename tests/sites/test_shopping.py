@@ -411,6 +411,88 @@ def test_order_history_pages_and_order_view(shop, world):
     assert sorted(texts(page(shop.get("/checkout/cart/")), ".product-item-name")) == sorted(i["name"] for i in items)
 
 
+def test_order_view_prints_and_account_nav_has_every_magento_section(shop, world):
+    conn = world.connection("shopping")
+    emma = conn.execute("SELECT id FROM customers WHERE email = ?", (EMMA,)).fetchone()[0]
+    order = conn.execute("SELECT * FROM orders WHERE customer_id = ? ORDER BY created_at DESC", (emma,)).fetchone()
+    skus = [r[0] for r in conn.execute("SELECT sku FROM order_items WHERE order_id = ? ORDER BY id", (order["id"],))]
+    view = page(shop.get(f"/sales/order/view/order_id/{order['id']}/"))
+    assert texts(view, "nav.account-nav li") == [
+        "My Account", "My Orders", "My Downloadable Products", "My Wish List", "Address Book", "Account Information",
+        "Stored Payment Methods", "My Product Reviews", "Newsletter Subscriptions"]
+    # the order view names no product but the order's own (no sidebar of wished or recently ordered products)
+    assert not view.cssselect(".sidebar-additional")
+
+    printed = page(shop.get(view.cssselect("a.action.print")[0].get("href")))
+    assert texts(printed, "h1") == [f"Order # {order['increment_id']}"]
+    assert texts(printed, "td.sku") == skus
+    assert texts(printed, ".box-title") == ["Shipping Address", "Shipping Method", "Billing Address", "Payment Method"]
+    assert not printed.cssselect("nav.account-nav") and not printed.cssselect("[role=tablist]")
+    assert printed.cssselect("a.action.back")[0].get("href") == f"/sales/order/view/order_id/{order['id']}/"
+
+    for label, message in (("My Downloadable Products", "You have not purchased any downloadable products yet."),
+                           ("Stored Payment Methods", "You have no stored payment methods.")):
+        link = next(a for a in view.cssselect("nav.account-nav a") if a.text_content() == label)
+        section = page(shop.get(link.get("href")))
+        assert texts(section, "h1") == [label] and texts(section, ".message.info") == [message]
+        assert texts(section, "nav.account-nav strong") == [label]
+
+
+def test_footer_privacy_policy_page(shop):
+    home = page(shop.get("/"))
+    assert texts(home, "footer .footer.links a") == ["Privacy and Cookie Policy", "Search Terms", "Contact Us"]
+    policy = page(shop.get(home.cssselect("footer .footer.links a")[0].get("href")))
+    assert texts(policy, "h1") == ["Privacy and Cookie Policy"]
+    assert "session cookie" in policy.text_content()
+
+
+def test_category_sidebar_blocks_follow_the_customer(shop, world):
+    conn = world.connection("shopping")
+    emma = conn.execute("SELECT id FROM customers WHERE email = ?", (EMMA,)).fetchone()[0]
+    wished = conn.execute("SELECT p.name FROM wishlist_items w JOIN products p ON p.id = w.product_id"
+                          " WHERE w.customer_id = ? ORDER BY w.added_at DESC, w.id DESC", (emma,)).fetchall()
+    latest = conn.execute("SELECT i.name FROM order_items i JOIN orders o ON o.id = i.order_id WHERE o.customer_id = ?"
+                          " ORDER BY o.created_at DESC, i.id DESC LIMIT 1", (emma,)).fetchone()[0]
+    path = "/electronics/headphones.html"
+    listing = page(shop.get(path))
+    assert texts(listing, ".block-reorder .block-item")[0] == latest
+    assert texts(listing, ".block-compare .empty") == ["You have no items to compare."]
+    assert len(wished) >= 2, "the seed gives Emma a few wished products"
+    assert texts(listing, ".block-wishlist .counter") == [f"{len(wished)} items"]
+    assert texts(listing, ".block-wishlist .product-item-name") == [row[0] for row in wished[:3]]
+    # the listing's own product list and prices stay apart from the sidebar's products
+    assert len(prices(listing)) == len(listing.cssselect(".product-items .product-item"))
+
+    product = listing.cssselect(".product-items .product-item")[0]
+    product_id = product.cssselect("input[name=product]")[0].get("value")
+    shop.post("/catalog/product_compare/add/", data={"product": product_id})
+    listing = page(shop.get(path))
+    assert texts(listing, ".block-compare .product-item-name") == [texts(product, ".product-item-link")[0]]
+    assert texts(listing, ".block-compare a.action.compare") == ["Compare"]
+
+    # each wished item has Add to Cart and an icon-only Remove This Item; removing one drops it from the block
+    removes = listing.cssselect(".block-wishlist button[title='Remove This Item']")
+    assert len(removes) == min(len(wished), 3) and all(b.get("aria-label") == "Remove This Item" for b in removes)
+    item = removes[0].getparent().cssselect("input[name=item]")[0].get("value")
+    shop.post("/wishlist/index/remove/", data={"item": item})
+    after = page(shop.get(path))
+    assert texts(after, ".block-wishlist .product-item-name") == [row[0] for row in wished[1:4]]
+
+
+def test_product_page_related_products_from_its_category(shop, world):
+    conn = world.connection("shopping")
+    product = conn.execute("SELECT * FROM products WHERE id IN (SELECT product_id FROM product_options)"
+                           " ORDER BY id LIMIT 1").fetchone()
+    doc = page(shop.get(f"/{product['url_key']}.html"))
+    related = texts(doc, ".block.related .related-item .product-item-link")
+    assert len(related) == 4 and product["name"] not in related
+    trail = texts(doc, ".breadcrumbs a")
+    for name in related:
+        other = page(shop.get(doc.xpath(f'//a[@class="product-item-link" and text()="{name}"]')[0].get("href")))
+        assert texts(other, ".breadcrumbs a")[:len(trail)] == trail
+    assert len(doc.cssselect(".block.related button.tocart")) == 4
+
+
 def test_contact_form(site_client):
     guest = site_client("shopping")
     sent = guest.post("/contact/", data={"name": "Ann", "email": "ann@example.com", "telephone": "", "comment": "Hello"},

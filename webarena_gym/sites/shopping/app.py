@@ -14,7 +14,9 @@ def create_app() -> Flask:
     """Build the storefront: catalog, cart and checkout, wish list, customer account."""
     app = create_site_app("shopping", __name__)
     app.jinja_env.filters.update(money=store.money, short_date=store.short_date, long_date=store.long_date)
-    app.jinja_env.globals.update(rating_percent=store.rating_percent)
+    app.jinja_env.globals.update(rating_percent=store.rating_percent, compare_preview=store.compare_preview,
+                                 wishlist_preview=store.wishlist_preview, related_products=store.related_products,
+                                 recently_ordered=store.recently_ordered)
 
     @app.context_processor
     def _store_header() -> dict[str, Any]:

@@ -125,6 +125,39 @@ def compare_count(customer_id: int) -> int:
     return db().execute("SELECT COUNT(*) FROM compare_items WHERE customer_id = ?", (customer_id,)).fetchone()[0]
 
 
+def compare_preview(customer_id: int) -> list[sqlite3.Row]:
+    """The customer's compare list for the sidebar's Compare Products block, oldest first."""
+    return db().execute(
+        "SELECT ci.id AS item_id, p.name, p.url_key FROM compare_items ci JOIN products p ON p.id = ci.product_id"
+        " WHERE ci.customer_id = ? ORDER BY ci.id", (customer_id,),
+    ).fetchall()
+
+
+def wishlist_preview(customer_id: int, limit: int = 3) -> tuple[int, list[sqlite3.Row]]:
+    """(item count, the last ``limit`` items added) for the sidebar's My Wish List block."""
+    total = db().execute("SELECT COUNT(*) FROM wishlist_items WHERE customer_id = ?", (customer_id,)).fetchone()[0]
+    rows = db().execute(
+        "SELECT w.id AS item_id, p.name, p.price, p.url_key FROM wishlist_items w JOIN products p ON p.id = w.product_id"
+        " WHERE w.customer_id = ? ORDER BY w.added_at DESC, w.id DESC LIMIT ?", (customer_id, limit),
+    ).fetchall()
+    return total, rows
+
+
+def recently_ordered(customer_id: int, limit: int = 3) -> list[sqlite3.Row]:
+    """The products of the customer's latest orders, newest first, for the sidebar's Recently Ordered block."""
+    return db().execute(
+        "SELECT p.name, p.url_key, MAX(o.created_at) AS ordered_at FROM order_items i JOIN orders o ON o.id = i.order_id"
+        " JOIN products p ON p.id = i.product_id WHERE o.customer_id = ? GROUP BY p.id"
+        " ORDER BY ordered_at DESC, MAX(i.id) DESC LIMIT ?", (customer_id, limit),
+    ).fetchall()
+
+
+def related_products(product: sqlite3.Row, limit: int = 4) -> list[dict[str, Any]]:
+    """Other products of the same category, by catalog position, for the product page's Related Products."""
+    others = [item for item in products_in_category(product["category_id"]) if item["id"] != product["id"]]
+    return sorted(others, key=lambda item: (item["position"], item["id"]))[:limit]
+
+
 def add_to_cart(customer_id: int, product_id: int, options: str, qty: int, now: str) -> None:
     """Add ``qty`` of a product (with its chosen options) to the cart, merging identical lines."""
     existing = db().execute(

@@ -213,6 +213,29 @@ def my_reviews():
     return render_template("my_reviews.html", reviews=reviews)
 
 
+@bp.get("/downloadable/customer/products/")
+@login_required(store.LOGIN_PATH)
+def downloadable_products():
+    """My Downloadable Products: the store sells no downloadable products, so the list is always empty."""
+    return render_template("account_empty.html", endpoint="account.downloadable_products",
+                           title="My Downloadable Products",
+                           message="You have not purchased any downloadable products yet.")
+
+
+@bp.get("/vault/cards/listaction/")
+@login_required(store.LOGIN_PATH)
+def stored_payment_methods():
+    """Stored Payment Methods: orders are paid by check or money order, so no card is ever stored."""
+    return render_template("account_empty.html", endpoint="account.stored_payment_methods",
+                           title="Stored Payment Methods", message="You have no stored payment methods.")
+
+
+@bp.get("/privacy-policy-cookie-restriction-mode/")
+def privacy_policy():
+    """The store's Privacy and Cookie Policy page (a CMS page in Magento)."""
+    return render_template("privacy_policy.html")
+
+
 @bp.route("/contact/index/", methods=["GET", "POST"])
 @bp.route("/contact/", methods=["GET", "POST"])  # registered first, so url_for() gives the short address
 def contact():

@@ -44,6 +44,16 @@ def order_view(order_id: int):
                            shipped=order["status"] == "Complete")
 
 
+@bp.get("/sales/order/print/order_id/<int:order_id>/")
+@login_required(store.LOGIN_PATH)
+def order_print(order_id: int):
+    """Print Order: the order's items and information without the account's navigation."""
+    order = store.customer_order(order_id, store.require_customer()["id"])
+    items = db().execute("SELECT * FROM order_items WHERE order_id = ? ORDER BY id", (order_id,)).fetchall()
+    return render_template("order_view.html", order=order, items=items, tabs=ORDER_TABS, tab="items",
+                           shipped=order["status"] == "Complete", print_view=True)
+
+
 @bp.post("/sales/order/reorder/order_id/<int:order_id>/")
 @login_required(store.LOGIN_PATH)
 def order_reorder(order_id: int):
