@@ -50,7 +50,7 @@ def own_post_path(client):
 def test_front_page_sorts_by_path_and_query(anonymous):
     new = html(anonymous.get("/new"))
     dates = texts(new, ".submission__info time")
-    assert len(dates) == 20 and dates == sorted(dates, reverse=True)
+    assert len(dates) == 25 and dates == sorted(dates, reverse=True)  # Postmill lists 25 posts a page
     assert texts(html(anonymous.get("/?sort=new")), ".submission__title a") == texts(new, ".submission__title a")
     top = points(html(anonymous.get("/top")))
     assert top == sorted(top, reverse=True) and top[0] > 100
@@ -407,3 +407,50 @@ def test_every_page_of_the_longest_threads_fits_the_observation_budget(anonymous
             page += 1
             assert page < 10, path
         assert page > 2, path  # long threads span pages
+
+
+# --- page realism: what the real Postmill pages carry ------------------------------------
+
+
+def test_listings_show_25_posts_each_naming_its_forum(anonymous, world):
+    from webarena_gym.observation import simplify_html
+
+    (name,) = world.connection("reddit").execute(
+        "SELECT f.name FROM forums f JOIN submissions s ON s.forum_id = f.id GROUP BY f.id ORDER BY COUNT(*) DESC"
+    ).fetchone()
+    doc = html(anonymous.get(f"/f/{name}"))
+    assert len(doc.cssselect(".submission")) == 25
+    forum_links = [row.cssselect("a")[-1] for row in doc.cssselect(".submission__info")]
+    assert {(a.text_content(), a.get("href")) for a in forum_links} == {(name, f"/f/{name}")}
+    for path in ("/", f"/f/{name}", "/search?q=the"):
+        assert len(simplify_html(anonymous.get(path).get_data(as_text=True)).text) < 14_000, path
+
+
+def test_header_links_lead_to_wiki_notifications_and_messages(forum, anonymous):
+    links = {a.text_content(): a.get("href") for a in html(forum.get("/")).cssselect(".site-nav a")}
+    pages = {"Wiki": "The wiki has no pages yet.", "Notifications": "You have no notifications.",
+             "Messages": "You have no messages."}
+    for label, empty_state in pages.items():
+        assert empty_state in forum.get(links[label]).get_data(as_text=True)
+    assert texts(html(anonymous.get("/")), ".site-nav a")[:3] == ["Postmill", "Forums", "Wiki"]
+    assert anonymous.get("/messages").headers["Location"] == "/login?next=/messages"
+
+
+def test_submit_and_biography_forms_have_formatting_help(forum):
+    for path in ("/submit", f"/user/{USER}/edit_biography"):
+        doc = html(forum.get(path))
+        help_box = doc.cssselect("form details.markdown-help")[0]
+        assert help_box.get("open") is not None and help_box.cssselect("summary")[0].text_content() == "Formatting help"
+        assert ["**bold**", "bold"] in [[td.text_content() for td in tr.cssselect("td")] for tr in help_box.cssselect("tr")]
+        for field in doc.cssselect("[aria-describedby]"):
+            assert doc.cssselect("#" + field.get("aria-describedby")), (path, field.get("id"))
+
+
+def test_biography_page_has_the_settings_navigation(forum):
+    doc = html(forum.get(f"/user/{USER}/edit_biography"))
+    links = doc.cssselect("nav.settings-nav a")
+    assert [a.text_content() for a in links] == ["Biography", "Blocked users", "Hidden forums"]
+    assert [a.get("aria-current") for a in links] == ["page", None, None]
+    assert "You have not blocked anyone." in forum.get(links[1].get("href")).get_data(as_text=True)
+    assert "You have not hidden any forums." in forum.get(links[2].get("href")).get_data(as_text=True)
+    assert forum.get("/user/TheGentleComet/hidden_forums").status_code == 403

@@ -8,8 +8,10 @@ import re
 import sqlite3
 from collections.abc import Iterable
 
-#: Rows per listing page (posts, comments, forums).
+#: Rows per listing page (comments, forums).
 PAGE_SIZE = 20
+#: Posts per listing page: Postmill lists 25 submissions a page.
+SUBMISSIONS_PER_PAGE = 25
 
 #: Listing sorts: URL name -> (label, ORDER BY clause).
 SORTS: dict[str, tuple[str, str]] = {
@@ -90,9 +92,9 @@ def list_submissions(
     order = SORTS[sort][1]
     rows = conn.execute(
         f"SELECT {SUBMISSION_COLUMNS} FROM {SUBMISSION_FROM} WHERE {where} ORDER BY {order} LIMIT ? OFFSET ?",
-        (*params, PAGE_SIZE + 1, (page - 1) * PAGE_SIZE),
+        (*params, SUBMISSIONS_PER_PAGE + 1, (page - 1) * SUBMISSIONS_PER_PAGE),
     ).fetchall()
-    return rows[:PAGE_SIZE], len(rows) > PAGE_SIZE
+    return rows[:SUBMISSIONS_PER_PAGE], len(rows) > SUBMISSIONS_PER_PAGE
 
 
 def get_submission(conn: sqlite3.Connection, submission_id: int) -> sqlite3.Row | None:

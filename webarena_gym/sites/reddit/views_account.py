@@ -116,3 +116,41 @@ def edit_biography(username: str):
         db().execute("UPDATE users SET biography = ? WHERE id = ?", (biography, user["id"]))
         return redirect(url_for("account.user_submissions", username=username))
     return render_template("edit_biography.html", user=user)
+
+
+def _own_settings_user(username: str):
+    """The logged-in user's row when ``username`` is them (404 for no such user, 403 for someone else)."""
+    user = _user_or_404(username)
+    if username != current_user():
+        abort(403)
+    return user
+
+
+@bp.get("/user/<username>/block_list")
+@login_required(LOGIN_PATH)
+def block_list(username: str):
+    return render_template(
+        "user_setting_list.html", user=_own_settings_user(username), heading="Blocked users",
+        explanation="Blocked users cannot send you messages.", empty="You have not blocked anyone.",
+    )
+
+
+@bp.get("/user/<username>/hidden_forums")
+@login_required(LOGIN_PATH)
+def hidden_forums(username: str):
+    return render_template(
+        "user_setting_list.html", user=_own_settings_user(username), heading="Hidden forums",
+        explanation="Posts from hidden forums are left out of the front page.", empty="You have not hidden any forums.",
+    )
+
+
+@bp.get("/notifications")
+@login_required(LOGIN_PATH)
+def notifications():
+    return render_template("inbox.html", heading="Notifications", empty="You have no notifications.")
+
+
+@bp.get("/messages")
+@login_required(LOGIN_PATH)
+def messages():
+    return render_template("inbox.html", heading="Messages", empty="You have no messages.")

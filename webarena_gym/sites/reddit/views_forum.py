@@ -122,3 +122,8 @@ def edit_forum(forum_name: str):
             )
             return redirect(url_for("listing.forum", forum_name=forum["name"]))
     return render_template("forum_form.html", form=form, errors=errors, forum=forum)
+
+
+@bp.get("/wiki")
+def wiki():
+    return render_template("inbox.html", heading="Wiki", empty="The wiki has no pages yet.")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from ....sites.reddit.content import FORUMS
-from ....sites.reddit.queries import forum_posts, forum_summaries
+from ....sites.reddit.queries import SUBMISSIONS_PER_PAGE, forum_posts, forum_summaries
 from ....tasks.families import TaskFamily, string_match_eval, url_match_eval
 from ....tasks.task import any_of
 from .common import REDDIT, family, listing, open_forum, open_post, unique_first
@@ -216,7 +216,7 @@ def _solve_most_commented_author(ctx):
 
 def _second_page_new(conn):
     for _fid, forum, _title, _subs, count in forum_summaries(conn):
-        if count > 20:
+        if count > SUBMISSIONS_PER_PAGE:
             yield {"forum": forum}, url_match_eval(f"{REDDIT}/f/{forum}/new?page=2", "GOLD in PRED")
 
 
