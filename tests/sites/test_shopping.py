@@ -420,8 +420,8 @@ def test_order_view_prints_and_account_nav_has_every_magento_section(shop, world
     assert texts(view, "nav.account-nav li") == [
         "My Account", "My Orders", "My Downloadable Products", "My Wish List", "Address Book", "Account Information",
         "Stored Payment Methods", "My Product Reviews", "Newsletter Subscriptions"]
-    # the order view names no product but the order's own (no sidebar of wished or recently ordered products)
-    assert not view.cssselect(".sidebar-additional")
+    # Magento's account sidebar blocks under the nav: Compare Products and My Wish List, not Recently Ordered
+    assert texts(view, ".sidebar-additional .block-title strong") == ["Compare Products", "My Wish List"]
 
     printed = page(shop.get(view.cssselect("a.action.print")[0].get("href")))
     assert texts(printed, "h1") == [f"Order # {order['increment_id']}"]

@@ -25,6 +25,7 @@ from .common import (
     pick,
     rows,
     shown_prices,
+    viewed_items,
 )
 
 # -- What is the SKU of a product (exact_match) -------------------------------------------
@@ -160,7 +161,7 @@ def _last_order_solve(ctx) -> Iterator[str]:
     yield from open_order_history(ctx)
     for number, _date, _total, _status in order_rows(ctx):
         yield ctx.click(f"View Order {number}", tag="a")
-        if product in ctx.text():
+        if any(item["name"] == product for item in viewed_items(ctx)):  # the sidebar names other products
             yield ctx.exit(ctx.search_text(r"Order Date: (\w+ \d+, \d{4})"))
             return
         yield ctx.go_back()
