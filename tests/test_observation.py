@@ -41,6 +41,18 @@ def test_magento_grid_keeps_rows_and_drops_hidden_filters():
     assert search.label == "Search by keyword" and search.is_text_field()
 
 
+def test_a_menu_items_details_collapses_as_a_browser_shows_it():
+    # A nav item whose submenu sits in a closed <details>: its summary (named by title) stays, the submenu
+    # does not, as Chromium draws it; an open <details> shows the submenu. (Both backends must agree.)
+    page = ('<main><h1>Home</h1></main><nav><ul><li><a href="/beauty">Beauty</a><details{open}>'
+            '<summary title="Subcategories of Beauty"></summary><ul><li><a href="/beauty/skin">Skin Care</a></li>'
+            '</ul></details></li></ul></nav>')
+    closed = simplify_html(page.format(open=""))
+    assert [(e.tag, e.label) for e in closed.elements] == [("a", "Beauty"), ("summary", "Subcategories of Beauty")]
+    opened = simplify_html(page.format(open=" open"))
+    assert [e.label for e in opened.elements] == ["Beauty", "Subcategories of Beauty", "Skin Care"]
+
+
 def test_sortable_column_headers_are_controls_that_say_how_they_sort():
     # Magento's legacy grids (search terms, reviews) sort when a header with data-sort is clicked; its
     # knockout grids bind the click; the direction is a class there and aria-sort elsewhere.

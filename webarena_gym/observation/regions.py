@@ -62,7 +62,8 @@ def collapsed_submenus(item: lxml.html.HtmlElement) -> list[lxml.html.HtmlElemen
     """
     if item.get("aria-expanded") == "true" or class_names(item) & OPEN_ITEM_CLASSES:
         return []
-    held = [child for child in item if isinstance(child.tag, str) and _holds_menu(child)]
+    # a <details> collapses by itself (closed, only its summary shows), as in a browser
+    held = [child for child in item if isinstance(child.tag, str) and child.tag != "details" and _holds_menu(child)]
     if not held:
         return []
     first_menu = held[0]
