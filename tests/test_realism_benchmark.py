@@ -260,3 +260,10 @@ def test_templates_match_whatever_their_placeholders_are_called():
     coverage = template_coverage.compute_coverage(lite, [Family()])
     assert [row.families for row in coverage.rows] == [["shopping.price"], []]
     assert coverage.by_group() == {"shopping": (2, 1, 1)}
+
+
+def test_the_docs_coverage_table_is_what_the_script_prints_for_this_tree():
+    """docs/guide/template-coverage.md carries the script's table for the current families (rerun the script
+    with ``--markdown`` and paste its output when families change)."""
+    page = (Path(__file__).resolve().parent.parent / "docs" / "guide" / "template-coverage.md").read_text()
+    assert template_coverage.markdown_report(template_coverage.compute_coverage()).strip() in page
