@@ -23,17 +23,19 @@ from .examples import load_example
 pytestmark = [pytest.mark.train, pytest.mark.slow]
 
 
-def test_the_default_held_out_table_has_46_unseen_tasks_on_five_sites():
+def test_the_default_held_out_table_has_26_unseen_tasks_on_five_sites():
     script = load_example("main_job")
     args = script.parse_args([])
     train_ids, test_ids, demos = script.select_tasks(args.families, args.max_turns, args.train_per_family)
 
-    assert len(test_ids) == 46 and len(train_ids) == 72 == len(demos)
+    # 63 and 26 since the sites grew busier (2026-12-07): admin oracles open a menu section first, so fewer
+    # families finish within 3 interactions, and the test quota spreads over 186 families (72 and 46 before)
+    assert len(test_ids) == 26 and len(train_ids) == 63 == len(demos)
     assert {family_of(i, "test").name.split(".")[0] for i in test_ids} == {
         "gitlab", "map", "reddit", "shopping", "shopping_admin"}
     held_out = set(test_ids)
     test_intents = {t.intent for t in embedded_tasks("test") if t.task_id in held_out}
-    assert len(test_intents) == 46
+    assert len(test_intents) == 26
     assert not test_intents & {d.intent for d in demos}  # never seen in training
 
 
