@@ -49,7 +49,7 @@ def test_guide_snippet_runs_as_written_and_shows_what_it_says(snippet: Snippet, 
     if "GRPOTrainer" in code:  # the env's get_reward() scored the step's rollouts
         assert "'rewards/WebArenaToolEnv/mean': " in output
     elif "GenericEnvClient" in code:
-        assert output.splitlines()[-1] == "1.0 True" and "Search for \"monitor headphones\"" in output
+        assert output.splitlines()[-1] == "1.0 True" and "Search for \"battery pack\"" in output
     elif "skyrl_gym" in code:
         assert output.splitlines()[-1].startswith("1.0 True {'steps': 2, 'success': 1.0")
     elif "vf-eval" in code:
