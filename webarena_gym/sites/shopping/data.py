@@ -123,7 +123,6 @@ def _seed_catalog(conn: sqlite3.Connection, rng: random.Random) -> dict[int, Lea
     skus: set[str] = set()
     keys: set[str] = set()
     brands_seen: set[str] = set()
-    alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
     for top_position, (top_name, top_key, top_leaves) in enumerate(CATALOG, start=1):
         top_id = conn.execute(
             "INSERT INTO categories (parent_id, name, url_path, position) VALUES (NULL, ?, ?, ?)",
@@ -143,40 +142,48 @@ def _seed_catalog(conn: sqlite3.Connection, rng: random.Random) -> dict[int, Lea
             positions = list(range(1, count + 1))
             rng.shuffle(positions)
             for (brand, kind), position in zip(rng.sample(pairs, count), positions, strict=True):
-                kind_name, price_range, variants = parse_kind(kind, leaf)
-                variant = rng.choice(variants)
-                name = f"{brand} {kind_name}" + (f", {variant}" if variant else "")
-                sku = "B0" + "".join(rng.choice(alphabet) for _ in range(8))
-                while sku in skus:
-                    sku = "B0" + "".join(rng.choice(alphabet) for _ in range(8))
-                skus.add(sku)
-                key = slugify(name)
-                if key in keys:
-                    key = f"{key}-{sku.lower()}"
-                keys.add(key)
-                features = rng.sample(FEATURES[leaf.group], 3)
-                description = f"{name} from {brand}. " + " ".join(features)
-                product_id = conn.execute(
-                    "INSERT INTO products (sku, name, url_key, brand, category_id, price, description, position)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    (sku, name, key, brand, leaf_id, _money(rng, *price_range), description, position),
-                ).lastrowid
-                for option_position, (option, values, share) in enumerate(leaf.options):
-                    if rng.random() < share:
-                        start = rng.randint(0, max(0, len(values) - 3))
-                        choices = values[start : start + rng.randint(3, len(values))]
-                        conn.execute(
-                            "INSERT INTO product_options (product_id, name, choices, position) VALUES (?, ?, ?, ?)",
-                            (product_id, option, "\n".join(choices), option_position),
-                        )
+                _insert_product(conn, rng, leaf_id, leaf, brand, kind, position, skus, keys)
     return leaves
+
+
+#: The characters of a product's SKU after its "B0".
+SKU_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+
+
+def _insert_product(conn: sqlite3.Connection, rng: random.Random, leaf_id: int, leaf: Leaf, brand: str, kind: str,
+                    position: int, skus: set[str], keys: set[str]) -> int:
+    """One product of a leaf's brand and kind, with its options (a unique SKU and URL key, kept in ``skus`` and
+    ``keys``); its id."""
+    kind_name, price_range, variants = parse_kind(kind, leaf)
+    variant = rng.choice(variants)
+    name = f"{brand} {kind_name}" + (f", {variant}" if variant else "")
+    sku = "B0" + "".join(rng.choice(SKU_ALPHABET) for _ in range(8))
+    while sku in skus:
+        sku = "B0" + "".join(rng.choice(SKU_ALPHABET) for _ in range(8))
+    skus.add(sku)
+    key = slugify(name)
+    if key in keys:
+        key = f"{key}-{sku.lower()}"
+    keys.add(key)
+    description = f"{name} from {brand}. " + " ".join(rng.sample(FEATURES[leaf.group], 3))
+    product_id = conn.execute(
+        "INSERT INTO products (sku, name, url_key, brand, category_id, price, description, position)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (sku, name, key, brand, leaf_id, _money(rng, *price_range), description, position),
+    ).lastrowid
+    for option_position, (option, values, share) in enumerate(leaf.options):
+        if rng.random() < share:
+            start = rng.randint(0, max(0, len(values) - 3))
+            choices = values[start : start + rng.randint(3, len(values))]
+            conn.execute("INSERT INTO product_options (product_id, name, choices, position) VALUES (?, ?, ?, ?)",
+                         (product_id, option, "\n".join(choices), option_position))
+    return product_id
 
 
 def _seed_more_products(conn: sqlite3.Connection, rng: random.Random, leaves: dict[int, Leaf]) -> None:
     """More products (with options and a few reviews) from each leaf's brand/kind pairs not used yet."""
     skus = {row[0] for row in conn.execute("SELECT sku FROM products")}
     keys = {row[0] for row in conn.execute("SELECT url_key FROM products")}
-    alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
     nicknames = _nicknames()
     for leaf_id, leaf in leaves.items():
         names = [row[0] for row in conn.execute("SELECT name FROM products WHERE category_id = ?", (leaf_id,))]
@@ -188,30 +195,8 @@ def _seed_more_products(conn: sqlite3.Connection, rng: random.Random, leaves: di
                 if not any(name == stem or name.startswith(stem + ",") for name in names):
                     unused.append((brand, kind))
         for brand, kind in rng.sample(unused, min(len(unused), MORE_PER_LEAF)):
-            kind_name, price_range, variants = parse_kind(kind, leaf)
-            variant = rng.choice(variants)
-            name = f"{brand} {kind_name}" + (f", {variant}" if variant else "")
-            sku = "B0" + "".join(rng.choice(alphabet) for _ in range(8))
-            while sku in skus:
-                sku = "B0" + "".join(rng.choice(alphabet) for _ in range(8))
-            skus.add(sku)
-            key = slugify(name)
-            if key in keys:
-                key = f"{key}-{sku.lower()}"
-            keys.add(key)
             position += 1
-            description = f"{name} from {brand}. " + " ".join(rng.sample(FEATURES[leaf.group], 3))
-            product_id = conn.execute(
-                "INSERT INTO products (sku, name, url_key, brand, category_id, price, description, position)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (sku, name, key, brand, leaf_id, _money(rng, *price_range), description, position),
-            ).lastrowid
-            for option_position, (option, values, share) in enumerate(leaf.options):
-                if rng.random() < share:
-                    start = rng.randint(0, max(0, len(values) - 3))
-                    choices = values[start : start + rng.randint(3, len(values))]
-                    conn.execute("INSERT INTO product_options (product_id, name, choices, position) VALUES (?, ?, ?, ?)",
-                                 (product_id, option, "\n".join(choices), option_position))
+            product_id = _insert_product(conn, rng, leaf_id, leaf, brand, kind, position, skus, keys)
             if rng.random() < 0.6:
                 quality = rng.uniform(2.3, 4.9)
                 reviews = []
