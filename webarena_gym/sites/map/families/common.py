@@ -74,6 +74,15 @@ def route_summary(ctx: OracleContext) -> tuple[str, str]:
     return match.group(1), match.group(2)
 
 
+def driving_and_walking_solve(ctx: OracleContext) -> Iterator[str]:
+    """The oracle of the families that compare a trip by car and on foot: both routes, then both times."""
+    values, times = ctx.instantiation, {}
+    for mode in ("car", "foot"):
+        yield from get_directions(ctx, mode, values["start"], values["end"])
+        times[mode] = route_summary(ctx)[1]
+    yield ctx.exit(f"driving: {times['car']}, walking: {times['foot']}")
+
+
 def first_result(ctx: OracleContext) -> int:
     """Element id of the first result link of a search page."""
     match = re.search(r'<li><a id="(\d+)">', ctx.page.text)

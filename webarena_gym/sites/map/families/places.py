@@ -28,7 +28,7 @@ from ....tasks.families import (
 from .. import facts
 from ..geo import format_coordinates
 from ..search import directions_path, near_search_path, place_endpoint
-from .common import ENGINE, MAP
+from .common import ENGINE, MAP, driving_and_walking_solve
 from .common import answer as _answer
 from .common import either_spacing as _either_spacing
 from .common import fail as _fail
@@ -120,15 +120,6 @@ def _compare_instances(conn):
         car = facts.route(conn, ENGINE["car"][0], a, b).duration
         foot = facts.route(conn, facts.WALK, a, b).duration
         yield {"start": a["name"], "end": b["name"]}, _answer(fuzzy_match=[f"driving: {car}", f"walking: {foot}"])
-
-
-def _compare_solve(ctx):
-    values = ctx.instantiation
-    times = {}
-    for mode in ("car", "foot"):
-        yield from _get_directions(ctx, mode, values["start"], values["end"])
-        times[mode] = _route_summary(ctx)[1]
-    yield ctx.exit(f"driving: {times['car']}, walking: {times['foot']}")
 
 
 def _closer_instances(conn):
@@ -332,7 +323,7 @@ FAMILIES: list[TaskFamily] = [
     _family("nearest_walk", "Where is the nearest {{places}} to {{start}}, and what is the walking distance to it?",
             "information", _nearest_instances, _nearest_solve),
     _family("compare_modes", "Compare the time for walking and driving route from {{start}} to {{end}}",
-            "information", _compare_instances, _compare_solve),
+            "information", _compare_instances, driving_and_walking_solve),
     _family("missing_information", "What is the {{information}} of {{location}}", "information",
             _unanswerable_instances, _unanswerable_solve),
     _family("directions_url", "Show me the {{mode}} route from {{start}} to {{end}}", "navigation",

@@ -20,7 +20,16 @@ from ....tasks.families import TaskFamily
 from .. import facts
 from ..geo import format_duration, haversine_m
 from ..search import PLACE_COLUMNS
-from .common import ENGINE, answer, family, first_result, get_directions, read, route_summary
+from .common import (
+    ENGINE,
+    answer,
+    driving_and_walking_solve,
+    family,
+    first_result,
+    get_directions,
+    read,
+    route_summary,
+)
 
 if TYPE_CHECKING:
     pass
@@ -94,14 +103,6 @@ def _difference_instances(conn):
     for a, b in facts.place_pairs(conn, 34, 12, low=1000, high=6000):
         car, foot = (facts.route(conn, engine, a, b).duration for engine in (CAR, WALK))
         yield {"start": a["name"], "end": b["name"]}, answer(fuzzy_match=[f"driving: {car}", f"walking: {foot}"])
-
-
-def _difference_solve(ctx):
-    values, times = ctx.instantiation, {}
-    for mode in ("car", "foot"):
-        yield from get_directions(ctx, mode, values["start"], values["end"])
-        times[mode] = route_summary(ctx)[1]
-    yield ctx.exit(f"driving: {times['car']}, walking: {times['foot']}")
 
 
 def _walk_then_drive_instances(conn):
@@ -369,7 +370,7 @@ FAMILIES: list[TaskFamily] = [
     family("hotel_drive", "From my stay at {{hotel}}, what's the estimated driving time to reach {{place}}?",
            "information", _hotel_drive_instances, _hotel_drive_solve),
     family("compare_difference", "Compare the difference in time for walking and driving route from {{start}} to "
-           "{{end}}", "information", _difference_instances, _difference_solve),
+           "{{end}}", "information", _difference_instances, driving_and_walking_solve),
     family("walk_then_drive", "What is the duration required to first walk from {{place_A}} to {{place_B}}, and then "
            "drive to {{place_C}}?", "information", _walk_then_drive_instances, _walk_then_drive_solve),
     family("nearest_all_modes", "I am at CMU Pittsburgh, how long it takes to the nearest {{location}} with different "
