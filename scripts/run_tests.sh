@@ -7,4 +7,6 @@ bash scripts/setup.sh
 if [ -f scripts/ensure_dockerd.sh ]; then
   bash scripts/ensure_dockerd.sh || echo "[tests] no Docker engine: docker tests will skip and say why"
 fi
-exec .venv/bin/python -m pytest "$@"
+# One pytest worker per core, at most 4 (pytest-xdist): the tests that share the Docker engine or the Ray
+# cluster run on one worker, one after another (tests/conftest.py); `-n 0` runs everything in this process.
+exec .venv/bin/python -m pytest -n auto --maxprocesses 4 "$@"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 
 import pytest
@@ -24,6 +25,29 @@ def pytest_configure(config):
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     config.addinivalue_line("markers", "gpu: needs a CUDA device (skipped without one); `pytest -m gpu` on a GPU machine")
+
+
+# Tests that share one machine-wide resource run one after another on one xdist worker; the others go to
+# whichever worker is free. The Docker engine (image tags, containers on host ports) and the Ray cluster
+# (``ray stop --force`` stops every one) are shared by the files below.
+SERIAL_GROUPS = {"tests/docker/": "docker", "tests/test_vector_ray.py": "ray"}
+
+
+def serial_group(nodeid: str) -> str:
+    """The group a test's node id runs in: a :data:`SERIAL_GROUPS` name, or the test alone."""
+    return next((group for prefix, group in SERIAL_GROUPS.items() if nodeid.startswith(prefix)), nodeid)
+
+
+if importlib.util.find_spec("xdist") is not None:
+    def pytest_xdist_make_scheduler(config, log):
+        """``-n N`` (scripts/run_tests.sh): tests spread one by one, :data:`SERIAL_GROUPS` kept whole."""
+        from xdist.scheduler import LoadScopeScheduling
+
+        class SharedResourceScheduling(LoadScopeScheduling):
+            def _split_scope(self, nodeid: str) -> str:
+                return serial_group(nodeid)
+
+        return SharedResourceScheduling(config, log)
 
 
 def pytest_collection_modifyitems(config, items):
