@@ -128,9 +128,11 @@ def test_clean_shutdown_leaves_no_chromium_processes():
     assert running >= 2 and left == 0
 
 
-def test_closing_the_browser_loop_ends_every_task_left_on_it():
+@pytest.mark.parametrize("caller", ["plain", "in a running event loop"])
+def test_closing_the_browser_loop_ends_every_task_left_on_it(caller):
     """A task still pending when the loop stops is destroyed later with an asyncio error in the log
-    (a Playwright route handler waiting for its request, in CI): close cancels and awaits them."""
+    (a Playwright route handler waiting for its request, in CI): close cancels and awaits them, also
+    when called from a thread that runs an event loop of its own (a Jupyter cell's ``env.close()``)."""
     from webarena_gym.backends.browser_loop import BrowserLoop
 
     browser_loop = BrowserLoop()
@@ -141,7 +143,13 @@ def test_closing_the_browser_loop_ends_every_task_left_on_it():
         browser_loop.run(leave_a_task_behind(), timeout=30)
         assert "left-behind" in {t.get_name() for t in asyncio.all_tasks(browser_loop.loop)}
     finally:
-        browser_loop.close()
+        if caller == "plain":
+            browser_loop.close()
+        else:
+            async def close_from_a_running_loop() -> None:
+                browser_loop.close()
+
+            asyncio.run(close_from_a_running_loop())
     assert not browser_loop.thread.is_alive()
     assert not asyncio.all_tasks(browser_loop.loop)
 

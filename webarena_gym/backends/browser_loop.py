@@ -114,7 +114,12 @@ class BrowserLoop:
         if leftovers and not self.thread.is_alive():
             for task in leftovers:
                 task.cancel()
-            self.loop.run_until_complete(asyncio.wait(leftovers, timeout=10))
+            # On a thread of its own: the caller's may run an event loop (Jupyter, an async app), beside
+            # which this loop cannot run.
+            finisher = threading.Thread(target=self.loop.run_until_complete, name="playwright-loop-close",
+                                        args=(asyncio.wait(leftovers, timeout=10),))
+            finisher.start()
+            finisher.join()
 
     @classmethod
     def shutdown(cls) -> None:
