@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import re
 import subprocess
 import sys
@@ -149,7 +150,9 @@ def test_closing_the_browser_loop_ends_every_task_left_on_it(caller):
             async def close_from_a_running_loop() -> None:
                 browser_loop.close()
 
-            asyncio.run(close_from_a_running_loop())
+            # On a fresh thread: the test's own may already run a loop (an xdist worker's does).
+            with concurrent.futures.ThreadPoolExecutor(1) as pool:
+                pool.submit(asyncio.run, close_from_a_running_loop()).result()
     assert not browser_loop.thread.is_alive()
     assert not asyncio.all_tasks(browser_loop.loop)
 
