@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import os
 
 import pytest
@@ -38,16 +37,16 @@ def serial_group(nodeid: str) -> str:
     return next((group for prefix, group in SERIAL_GROUPS.items() if nodeid.startswith(prefix)), nodeid)
 
 
-if importlib.util.find_spec("xdist") is not None:
-    def pytest_xdist_make_scheduler(config, log):
-        """``-n N`` (scripts/run_tests.sh): tests spread one by one, :data:`SERIAL_GROUPS` kept whole."""
-        from xdist.scheduler import LoadScopeScheduling
+@pytest.hookimpl(optionalhook=True)  # xdist's hook: unknown, and never called, where xdist is not installed
+def pytest_xdist_make_scheduler(config, log):
+    """``-n N`` (scripts/run_tests.sh): tests spread one by one, :data:`SERIAL_GROUPS` kept whole."""
+    from xdist.scheduler import LoadScopeScheduling
 
-        class SharedResourceScheduling(LoadScopeScheduling):
-            def _split_scope(self, nodeid: str) -> str:
-                return serial_group(nodeid)
+    class SharedResourceScheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return serial_group(nodeid)
 
-        return SharedResourceScheduling(config, log)
+    return SharedResourceScheduling(config, log)
 
 
 def pytest_collection_modifyitems(config, items):
