@@ -16,6 +16,7 @@ sites by their ``WA_*`` URLs; the embedded sites are served on this machine's lo
 
 from __future__ import annotations
 
+import asyncio
 import concurrent.futures
 import logging
 from collections.abc import Callable
@@ -48,6 +49,9 @@ ACTION_TIMEOUT_MS = 10_000
 NAVIGATION_TIMEOUT_MS = 30_000
 # How long an action that should navigate (a link, a form submission) waits for the new page.
 EXPECTED_NAVIGATION_MS = 5_000
+
+#: The actions that may make the page navigate, which :data:`WILL_NAVIGATE_JS` is asked about.
+NAVIGATING_ACTIONS = frozenset({ActionName.CLICK, ActionName.PRESS_ENTER, ActionName.SEARCH})
 
 # Whether an action on the element matching ``selector`` (or the focused element when
 # ``selector`` is null) will make the page navigate: following a link, submitting a form, or
@@ -295,26 +299,41 @@ class PlaywrightBackend:
                 await page.goto(before, wait_until="load")
 
     async def _perform_and_settle(self, page: Any, action: Action, element: Element | None) -> None:
-        """Perform the action and wait for the page it leads to, when it leads to one."""
+        """Perform the action and wait for the page it leads to, when it leads to one.
+
+        Whether it leads to one is asked of the page in the same breath: the question is sent
+        before the action's first command (so the page answers it before any input arrives) and
+        its answer is read once the action is done, while a navigation waiter already listens;
+        the question costs no round trip of its own."""
         from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
-        if await self._will_navigate(page, action, element):
-            performed = False
-            try:
-                async with page.expect_navigation(wait_until="load", timeout=EXPECTED_NAVIGATION_MS):
-                    await self._perform(page, action, element)
-                    performed = True
-            except PlaywrightTimeoutError as exc:
-                if not performed:
-                    raise
-                logger.debug("%s did not navigate (a script cancelled it): %s", action.name, exc)
-        else:
+        if action.name not in NAVIGATING_ACTIONS:
             await self._perform(page, action, element)
+            await page.wait_for_load_state("load")
+            return
+        will_navigate = asyncio.ensure_future(self._will_navigate(page, action, element))
+        performed = False
+        try:
+            # entering yields to the loop once, which sends the question first
+            async with page.expect_navigation(wait_until="load", timeout=EXPECTED_NAVIGATION_MS):
+                await self._perform(page, action, element)
+                performed = True
+                if not await will_navigate:
+                    raise _NoNavigation  # leaving with an exception cancels the waiter
+        except _NoNavigation:
+            pass
+        except PlaywrightTimeoutError as exc:
+            if not performed:
+                raise
+            logger.debug("%s did not navigate (a script cancelled it): %s", action.name, exc)
+        finally:
+            if not will_navigate.done():  # the action failed first: its error is the one to report
+                will_navigate.cancel()
+            elif not will_navigate.cancelled():
+                will_navigate.exception()  # read, so that asyncio never warns of it
         await page.wait_for_load_state("load")
 
     async def _will_navigate(self, page: Any, action: Action, element: Element | None) -> bool:
-        if action.name not in (ActionName.CLICK, ActionName.PRESS_ENTER, ActionName.SEARCH):
-            return False
         selector = None if action.name is ActionName.PRESS_ENTER else _element_selector(element)
         return await page.evaluate(WILL_NAVIGATE_JS, [selector, action.name.value])
 
@@ -393,6 +412,10 @@ class PlaywrightBackend:
 def _element_selector(element: Element) -> str:
     """The CSS selector of an observed element (by the index the snapshot gave it)."""
     return f"[{INDEX_ATTRIBUTE}='{element.key}']"
+
+
+class _NoNavigation(Exception):
+    """The page said the action would not navigate: the navigation waiter is let go."""
 
 
 class _PageTimeoutError(InvalidActionError):

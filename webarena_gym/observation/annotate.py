@@ -1,12 +1,12 @@
 """What the browser adds to its DOM before the Playwright backend serializes it.
 
 The simplifier reads one HTML string on both backends. In Chromium, :data:`ANNOTATE_DOM_JS`
-first copies what only the live page knows into attributes: each element's position
-(:data:`INDEX_ATTRIBUTE`, the key the backend acts on), typed values and checked boxes
-(the ``LIVE_*`` attributes), and what the browser's computed style and layout say about
-visibility (:data:`HIDDEN_ATTRIBUTE`, :data:`SCREEN_READER_ATTRIBUTE`). It returns a
-copy of the page without scripts, styles and hidden subtrees, which is what the
-simplifier would drop anyway (and what makes parsing it cheap).
+numbers each element of the live page by its position (:data:`INDEX_ATTRIBUTE`, the key the
+backend acts on) and returns a copy of the page that also carries what only the live page
+knows: typed values and checked boxes (the ``LIVE_*`` attributes), and what the browser's
+style and layout say about visibility (:data:`HIDDEN_ATTRIBUTE`, :data:`SCREEN_READER_ATTRIBUTE`).
+The copy has no scripts, styles or hidden subtrees, which the simplifier would drop anyway
+(and which makes parsing it cheap).
 """
 
 from __future__ import annotations
@@ -26,43 +26,66 @@ SCREEN_READER_ATTRIBUTE = "data-wa-sr"
 #: values on Back.
 LIVE_VALUE, LIVE_CHECKED, LIVE_SELECTED = "data-wa-value", "data-wa-checked", "data-wa-selected"
 
-#: Run in the page; returns the annotated, pruned HTML of the document.
+#: Run in the page; returns the annotated, pruned HTML of the document. The live page gets only
+#: :data:`INDEX_ATTRIBUTE` (and only where it changed): the other marks go on the copy, whose
+#: attributes cost no style invalidation. Visibility is read with ``checkVisibility``; the
+#: computed style only where it says hidden (to tell ``display: none`` apart) or where a box is a
+#: pixel or less; and inside a subtree without boxes (``display: none``, a closed ``<details>``)
+#: every element is hidden without asking.
 ANNOTATE_DOM_JS = """() => {
-  const sx = window.scrollX, sy = window.scrollY;
-  let i = 0;
-  for (const el of document.querySelectorAll('*')) {
-    el.setAttribute('data-wa-idx', String(i++));
-    el.removeAttribute('data-wa-hidden');
-    el.removeAttribute('data-wa-sr');
-    const tag = el.tagName;
-    if (tag === 'INPUT') {
-      if (el.type === 'checkbox' || el.type === 'radio') el.setAttribute('data-wa-checked', el.checked ? '1' : '0');
-      else if (el.type !== 'file') el.setAttribute('data-wa-value', el.value);
-    } else if (tag === 'TEXTAREA') {
-      el.setAttribute('data-wa-value', el.value);
-    } else if (tag === 'OPTION') {
-      el.setAttribute('data-wa-selected', el.selected ? '1' : '0');
-    }
-    if (!document.body || !document.body.contains(el) || el.closest('select, svg')) continue;
-    const style = window.getComputedStyle(el);
-    if (style.display === 'none' || style.visibility === 'hidden' || style.visibility === 'collapse'
-        || (style.display !== 'contents' && el.checkVisibility && !el.checkVisibility())) {
-      el.setAttribute('data-wa-hidden', '1');
-      continue;
+  const sx = window.scrollX, sy = window.scrollY, body = document.body;
+  const live = document.getElementsByTagName('*'), count = live.length;
+  const marks = new Array(count);  // what the copy's element at the same position gets: 'hidden' or 'sr'
+  const dropped = new Set(['script', 'style', 'noscript', 'template', 'link', 'meta']);
+  let unmeasured = null, boxless = null;
+  for (let i = 0; i < count; i++) {
+    const el = live[i], key = String(i);
+    if (el.getAttribute('data-wa-idx') !== key) el.setAttribute('data-wa-idx', key);
+    if (!body || (unmeasured && unmeasured.contains(el))) continue;
+    if (el.localName === 'select' || el.localName === 'svg') { unmeasured = el; continue; }
+    if (boxless && boxless.contains(el)) { marks[i] = 'hidden'; continue; }
+    if (!body.contains(el)) continue;
+    if (el.checkVisibility ? !el.checkVisibility({visibilityProperty: true}) : true) {
+      const style = window.getComputedStyle(el);
+      if (style.display === 'none' || style.visibility === 'hidden' || style.visibility === 'collapse') {
+        marks[i] = 'hidden';
+        if (style.display === 'none') boxless = el;
+        continue;
+      }
+      if (style.display !== 'contents' && el.checkVisibility) { marks[i] = 'hidden'; boxless = el; continue; }
     }
     const box = el.getBoundingClientRect();
     if (box.width === 0 && box.height === 0) continue;
     if (box.right + sx < 0 || box.bottom + sy < 0) {
-      el.setAttribute('data-wa-hidden', '1');
-    } else if (box.width <= 1 && box.height <= 1 && (style.overflow === 'hidden' || style.clip !== 'auto')) {
-      el.setAttribute('data-wa-sr', '1');
+      marks[i] = 'hidden';
+    } else if (box.width <= 1 && box.height <= 1) {
+      const style = window.getComputedStyle(el);
+      if (style.overflow === 'hidden' || style.clip !== 'auto') marks[i] = 'sr';
     }
   }
   const copy = document.documentElement.cloneNode(true);
-  for (const el of copy.querySelectorAll('script, style, noscript, template, link, meta, [data-wa-hidden]')) {
+  const copies = copy.getElementsByTagName('*');
+  const pruned = [];
+  for (let i = 0; i < count; i++) {
+    const el = i === 0 ? copy : copies[i - 1], tag = el.localName;
+    if (tag === 'input') {
+      const type = live[i].type;
+      if (type === 'checkbox' || type === 'radio') el.setAttribute('data-wa-checked', live[i].checked ? '1' : '0');
+      else if (type !== 'file') el.setAttribute('data-wa-value', live[i].value);
+    } else if (tag === 'textarea') {
+      el.setAttribute('data-wa-value', live[i].value);
+    } else if (tag === 'option') {
+      el.setAttribute('data-wa-selected', live[i].selected ? '1' : '0');
+    }
+    const mark = marks[i];
+    if (mark === 'sr') el.setAttribute('data-wa-sr', '1');
+    else if (mark === 'hidden') { el.setAttribute('data-wa-hidden', '1'); pruned.push(el); }
+    else if (dropped.has(tag)) pruned.push(el);
+  }
+  for (const el of pruned) {
     if (!el.parentElement || el.parentElement.closest('.admin__action-multiselect-wrap')) continue;
     const before = el.previousElementSibling;  // a select that select2 3.x drives: its options are the choices
-    if (el.tagName === 'SELECT' && before && before.classList.contains('select2-container')) continue;
+    if (el.localName === 'select' && before && before.classList.contains('select2-container')) continue;
     el.remove();
   }
   for (const svg of copy.querySelectorAll('svg')) {
