@@ -4,13 +4,14 @@ Everything is offline unless ``--base-model`` names a hub id (bf16 on CUDA where
 about half an hour on 2 CPU cores:
 
 1. record the oracle's demonstrations on the train tasks of the task families (by default
-   3 train tasks of each of the 24 ``FINDINGS_FAMILIES``, 72; their 46 test tasks are held out);
+   3 train tasks of each of the 21 ``FINDINGS_FAMILIES`` whose oracle finishes within 3
+   interactions, 63; their 26 test tasks are held out);
 2. build a tiny Qwen2-style model whose tokenizer is learnt from those pages and actions;
 3. measure its greedy success on the train tasks and the held-out test tasks (untrained);
 4. BC on the demonstrations (TRL SFT, action tokens only), measure again;
 5. multi-turn GRPO on the train tasks (G rollouts per task, each in its own world), measure again.
 
-    python examples/main_job.py                      # 24 families on five sites, 46 held-out tasks
+    python examples/main_job.py                      # 21 families on five sites, 26 held-out tasks
     python examples/main_job.py --families map.zip_code reddit.bigger_forum --train-per-family 0
     python examples/main_job.py --base-model Qwen/Qwen2.5-0.5B-Instruct --max-new-tokens 96   # pretrained (a GPU)
 
