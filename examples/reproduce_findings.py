@@ -28,7 +28,8 @@ its prompted baseline).
 
 The defaults are the configuration with the best held-out results (``FINDINGS_DEFAULTS``; the main
 job's defaults with ``findings_defaults=False``). The three seeds as parallel single-thread processes,
-then the report, took 52 minutes on a 2-core machine (README, "What BC and GRPO each add").
+then the report, took 52 minutes on a 2-core machine on the earlier sites, and 68.5 on today's busier
+ones with other work beside it (docs/findings, "On the busier sites").
 
 Leaves in ``--output``: ``findings.json`` (every number), ``findings.png`` (success per arm
 with spread, the scaling curve, training dynamics per arm), ``eval_answer_na.json`` (the floor:
