@@ -141,8 +141,10 @@ async def raw_trajectory(browser: Any, state: dict, start_url: str, steps: list[
             t0 = time.perf_counter()
             await raw_action(page, name, index, argument, element, force)
             await page.wait_for_load_state("load")
+            t1 = time.perf_counter()
             await page.evaluate("document.documentElement.outerHTML")
             out["step"].append(time.perf_counter() - t0)
+            out["outerHTML"].append(time.perf_counter() - t1)
     finally:
         await context.close()
 
@@ -200,6 +202,7 @@ def print_browser_part(results: dict) -> dict[str, float]:
     for label, data in (("raw, forced clicks (floor)", forced), ("raw, actionability waits", raw), ("ours", ours)):
         ms = median_ms(data["step"])
         print(f"{label:<28}{ms:>10.1f}{1e3 / ms:>10.1f}{median_ms(data['reset']):>10.1f}")
+    print(f"raw forced clicks' outerHTML read: {median_ms(forced['outerHTML']):.2f} ms (median), beside our snapshot below")
     print("\nours, per phase (median of each phase; mean share of the step)")
     total = sum(ours["step"])
     for phase in PHASES + OVERLAPPED:
