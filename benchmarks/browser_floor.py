@@ -23,7 +23,7 @@ per CPU second of this process (the sites run in it), which a busy machine does 
 Wall-clock numbers need a quiet machine: on a shared one, run it twice and compare the
 ratios (both sides of each ratio are measured interleaved), not the absolute numbers.
 
-Run: ``.venv/bin/python benchmarks/browser_floor.py [--tasks 22] [--skip-browser]``
+Run: ``.venv/bin/python benchmarks/browser_floor.py [--tasks 22] [--rounds 1] [--skip-browser]``
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ from collections import defaultdict
 from typing import Any
 
 from env_throughput import record_trajectories
+from tqdm import tqdm
 
 from webarena_gym.actions import ActionName, parse_action
 from webarena_gym.env import WebArenaEnv
@@ -177,20 +178,34 @@ async def raw_action(page: Any, name: ActionName, index: int | None, argument: s
             await locator.select_option(label=argument or "", force=force)
 
 
-def browser_part(trajectories: list) -> dict[str, dict[str, list[float]]]:
-    configure_observation_cache(DEFAULT_CACHE_MB << 20)
+def raw_runs(env: WebArenaEnv, state: dict, start_url: str, steps: list[tuple], results: dict) -> None:
+    """Raw Playwright with forced clicks, then with its waits, on one trajectory's steps, each from a pristine world."""
+    for name, force in (("raw forced", True), ("raw", False)):
+        env.world.reset()  # the pristine world the env's episode started from
+        env.backend._run(raw_trajectory(env.backend._browser.browser, state, start_url, steps, force, results[name]))
+
+
+def browser_part(trajectories: list, rounds: int = 1) -> dict[str, dict[str, list[float]]]:
+    """Each configuration on every trajectory, ``rounds`` times, pooled; odd rounds run raw Playwright
+    first, so neither side always meets a page (or the machine) right after the other."""
     env = WebArenaEnv(suite="embedded", backend="playwright", max_steps=30)
     backend = env.backend
     env.reset(options={"task_id": trajectories[0][0]})  # warm-up: the browser and the site server start
     timer = PhaseTimer(backend)
     results: dict[str, dict[str, list[float]]] = {name: defaultdict(list) for name in ("ours", "raw forced", "raw")}
-    for task_id, actions, _ in trajectories:
-        steps = run_ours(env, timer, task_id, actions, results["ours"])
-        task = env.tasks_by_id[task_id]
-        state = backend.browsed_sites.storage_state(tuple(task.sites) if task.require_login else (), None)
-        for name, force in (("raw forced", True), ("raw", False)):
-            env.world.reset()  # the pristine world the env's episode started from
-            backend._run(raw_trajectory(backend._browser.browser, state, task.start_url, steps, force, results[name]))
+    steps_of: dict[int, list[tuple]] = {}
+    for round_index in tqdm(range(rounds), desc="rounds", disable=rounds == 1):
+        configure_observation_cache(DEFAULT_CACHE_MB << 20)  # every round starts with an empty cache
+        for task_id, actions, _ in trajectories:
+            task = env.tasks_by_id[task_id]
+            state = backend.browsed_sites.storage_state(tuple(task.sites) if task.require_login else (), None)
+
+            if round_index % 2 and task_id in steps_of:
+                raw_runs(env, state, task.start_url, steps_of[task_id], results)
+                run_ours(env, timer, task_id, actions, results["ours"])
+            else:
+                steps_of[task_id] = run_ours(env, timer, task_id, actions, results["ours"])
+                raw_runs(env, state, task.start_url, steps_of[task_id], results)
     env.close()
     return results
 
@@ -270,13 +285,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tasks", type=int, default=22, help="trajectories (one task per family first)")
     parser.add_argument("--skip-browser", action="store_true", help="only the direct backend")
+    parser.add_argument("--rounds", type=int, default=1, help="passes over the trajectories in the browser part, "
+                                                                "pooled (a shared machine's drift evens out)")
     args = parser.parse_args()
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # the site server's access log
     trajectories = record_trajectories(args.tasks)
     print(f"{len(trajectories)} oracle trajectories, {sum(len(t[1]) for t in trajectories)} steps")
     ratios = {}
     if not args.skip_browser:
-        ratios.update(print_browser_part(browser_part(trajectories)))
+        ratios.update(print_browser_part(browser_part(trajectories, args.rounds)))
     ratios.update(print_direct_part(direct_part(trajectories)))
     print("\nHeadline ratios")
     for name, value in ratios.items():

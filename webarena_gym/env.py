@@ -593,7 +593,8 @@ def _make_backend(name: str, suite: str, world: Any, site_urls: dict[str, str] |
     from .backends.playwright import PlaywrightBackend
 
     return PlaywrightBackend(world=world, site_urls=site_urls if suite != "embedded" else None,
-                             step_timeout=step_timeout, browser_endpoint=browser_endpoint, leases=leases)
+                             step_timeout=step_timeout, browser_endpoint=browser_endpoint, leases=leases,
+                             record_network=suite == "webarena-verified")
 
 
 def _check_reset_sites(reset_sites: Any, suite: str, backend: str, leases: str | None) -> bool:

@@ -15,7 +15,13 @@ from werkzeug.wrappers import Request, Response
 
 from webarena_gym.actions import parse_action
 from webarena_gym.backends.base import check_action
-from webarena_gym.observation import HIDDEN_ATTRIBUTE, INDEX_ATTRIBUTE, LIVE_CHECKED, LIVE_SELECTED, LIVE_VALUE
+from webarena_gym.observation import (
+    HIDDEN_ATTRIBUTE,
+    INDEX_ATTRIBUTE,
+    LIVE_CHECKED,
+    LIVE_SELECTED,
+    LIVE_VALUE,
+)
 from webarena_gym.observation.annotate import SCREEN_READER_ATTRIBUTE
 
 from .real_markup_site import serving_wsgi

@@ -14,6 +14,9 @@ import gymnasium as gym
 import pytest
 
 import webarena_gym
+from webarena_gym.backends.playwright import PlaywrightBackend
+from webarena_gym.env import WebArenaEnv
+from webarena_gym.sites.world import World
 from webarena_gym.suites.embedded import embedded_tasks
 
 pytestmark = pytest.mark.browser
@@ -195,3 +198,22 @@ def test_a_route_stalled_by_a_closed_context_is_not_reported_as_an_error_but_oth
     assert len(errors) == 1 and "Task was destroyed" in errors[0] and "name='lost'" in errors[0]
     assert any("stalled Playwright route" in r.getMessage() and "_on_route" in r.getMessage()
                for r in caplog.records if r.name == "webarena_gym.backends.browser_loop")
+
+
+def test_the_network_trace_is_recorded_where_an_evaluator_reads_it_and_not_elsewhere():
+    """Only WebArena-Verified scores from the trace (tests/verified checks its episodes' HAR files);
+    an embedded episode reads nothing back from the browser, while the backend on its own still records."""
+    env = WebArenaEnv(suite="embedded", backend="playwright", max_steps=3)
+    try:
+        env.reset(options={"task_id": reddit_task_id()})
+        env.step('do(action="Scroll Down")')
+        assert env.backend.record_network is False and env.backend.settle_network_trace() == []
+    finally:
+        env.close()
+    backend = PlaywrightBackend(world=World())
+    try:
+        start = env.tasks_by_id[reddit_task_id()].start_url
+        backend.start(start, allowed_sites=("reddit",))
+        assert [entry["request"]["url"].rstrip("/") for entry in backend.settle_network_trace()][:1] == [start.rstrip("/")]
+    finally:
+        backend.close()

@@ -114,14 +114,18 @@ class PlaywrightBackend:
         browser_endpoint: A remote browser to use (default: ``$WA_BROWSER_WS``, else launch Chromium here).
         leases: A lease service for the real sites' replicas (default: ``$WA_LEASES``; see
             :mod:`.site_leases`): each episode then browses replicas of its own.
+        record_network: Record each episode's requests in :attr:`network_trace` (HAR entries).
+            The env asks for it where an evaluator reads it (``suite="webarena-verified"``) and
+            not elsewhere: reading every request back from the browser costs time in each step.
     """
 
     name = "playwright"
 
     def __init__(self, world: World | None = None, site_urls: dict[str, str] | None = None,
                  storage_state_dir: str | Path | None = None, step_timeout: float = 60.0,
-                 browser_endpoint: str | None = None, leases: str | None = None):
+                 browser_endpoint: str | None = None, leases: str | None = None, record_network: bool = True):
         self.browser_endpoint = _resolve_endpoint(browser_endpoint)
+        self.record_network = record_network
         self.step_timeout = step_timeout
         self.browsed_sites: PlaywrightSites = (
             EmbeddedSites(world) if world is not None else RealSites(site_urls, storage_state_dir, leases)
@@ -206,7 +210,8 @@ class PlaywrightBackend:
             self._context.set_default_navigation_timeout(NAVIGATION_TIMEOUT_MS)
             await self._context.route(pattern, self._route)
             self._routed = pattern
-            self.network_trace.attach(self._context)
+            if self.record_network:
+                self.network_trace.attach(self._context)
             self._page = await self._context.new_page()
         await self.network_trace.settle()  # the last episode's late entries, then none of them
         self.network_trace.clear()
