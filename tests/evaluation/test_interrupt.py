@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import ctypes
 import os
+import platform
 import shlex
 import signal
 import subprocess
@@ -10,12 +12,28 @@ import sys
 import threading
 import time
 
+import pytest
+
 from webarena_gym.evaluation import read_run
 
 from .chat_server import ChatServer, Reply
 
+#: tgkill(2), which signals one thread of a process (Linux; Python has no wrapper for another process's thread).
+TGKILL = {"x86_64": 234, "aarch64": 131}.get(platform.machine())
 
-def test_an_interrupted_eval_says_what_it_saved_and_how_to_resume(tmp_path):
+
+def signal_every_thread_but_the_main_one(pid: int) -> None:
+    """SIGINT to each of the process's other threads, as the OS may deliver a terminal's Ctrl-C to any thread."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    threads = [int(tid) for tid in os.listdir(f"/proc/{pid}/task") if int(tid) != pid]
+    assert threads  # the requests' threads
+    for tid in threads:
+        libc.syscall(TGKILL, pid, tid, signal.SIGINT)
+
+
+@pytest.mark.parametrize("delivery", ["process group", pytest.param("another thread", marks=pytest.mark.skipif(
+    TGKILL is None or not os.path.isdir("/proc/self/task"), reason="needs Linux's tgkill on x86_64 or aarch64"))])
+def test_an_interrupted_eval_says_what_it_saved_and_how_to_resume(tmp_path, delivery):
     hold = threading.Event()  # the model "thinks" about the second task until the test lets it answer
 
     def respond(request, number):
@@ -33,7 +51,10 @@ def test_an_interrupted_eval_says_what_it_saved_and_how_to_resume(tmp_path):
             while len(server.requests) < 2 or not out.is_file() or not read_run(out).episodes:
                 assert process.poll() is None and time.monotonic() < deadline, process.communicate()
                 time.sleep(0.1)
-            os.killpg(process.pid, signal.SIGINT)
+            if delivery == "process group":
+                os.killpg(process.pid, signal.SIGINT)
+            else:  # the main thread waits on a request that is held: only its own wake-ups see the signal
+                signal_every_thread_but_the_main_one(process.pid)
             said = []
             while not said or not said[-1].startswith("  webarena-gym "):  # said while a request is still held
                 line = process.stderr.readline()

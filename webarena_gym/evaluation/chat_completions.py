@@ -22,7 +22,7 @@ import socket
 import threading
 import time
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, wait
 from typing import Any
 from urllib.parse import urlsplit
 from urllib.request import getproxies, proxy_bypass
@@ -67,6 +67,9 @@ def check_settings(labels: dict[str, str] | None = None, **settings: Any) -> Non
         if not valid:
             raise ConfigurationError(f"{(labels or {}).get(name, name)} must be {requirement}; got {value!r}.")
 
+
+#: Seconds between the waiting thread's checks for Ctrl-C while requests are in flight.
+SIGNAL_CHECK_S = 0.2
 
 class ChatCompletionsPolicy:
     """Answers each context with one chat completion.
@@ -147,7 +150,17 @@ class ChatCompletionsPolicy:
         return {"model": self.model, "endpoint": self.base_url, **self.sampling}
 
     def act(self, contexts: Sequence[Messages]) -> list[PolicyOutput]:
-        return list(self._pool.map(self.complete, contexts))
+        futures = [self._pool.submit(self.complete, messages) for messages in contexts]
+        try:
+            # Waits in short slices: Ctrl-C is run on the main thread, which a signal that the OS
+            # handed to a request's thread would not wake from one long wait.
+            while wait(futures, timeout=SIGNAL_CHECK_S).not_done:
+                pass
+        except BaseException:
+            for future in futures:
+                future.cancel()
+            raise
+        return [future.result() for future in futures]
 
     def close(self) -> None:
         self._pool.shutdown(wait=True, cancel_futures=True)
