@@ -84,6 +84,13 @@ def test_output_paths_and_limits_that_cannot_work_fail_in_one_line(tmp_path, cap
     assert not (tmp_path / "d.jsonl").exists()
 
 
+def test_demos_creates_the_folders_of_its_output_path(tmp_path, capsys):
+    out = tmp_path / "runs" / "guide" / "demos.jsonl"
+    assert main(["demos", "--split", "test", "--out", str(out), "--limit", "1"]) == 0
+    assert capsys.readouterr().out == f"Wrote 1 demonstrations to {out}\n"
+    assert len(out.read_text().splitlines()) == 1
+
+
 def test_serve_env_refuses_bad_settings_and_taken_ports_before_it_announces_itself(capsys):
     pytest.importorskip("openenv")
     assert main(["serve-env", "--max-steps", "0"]) == 1

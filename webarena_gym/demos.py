@@ -116,9 +116,11 @@ def read_demonstrations(path: str | Path, *, strict: bool = False) -> Demonstrat
 
 
 def write_demonstrations(demos: Iterable[Demonstration], path: str | Path, *, append: bool = False) -> int:
-    """Write episodes one line at a time (flushed), returning how many were written."""
+    """Write episodes one line at a time (flushed), creating the file's folders; returns how many."""
     count = 0
-    with Path(path).open("a" if append else "w", encoding="utf-8") as handle:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a" if append else "w", encoding="utf-8") as handle:
         for demo in demos:
             handle.write(demo.to_json() + "\n")
             handle.flush()
