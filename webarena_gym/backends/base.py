@@ -3,7 +3,6 @@ before one acts), and the site-URL bookkeeping both backends share."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Protocol
 from urllib.parse import urlsplit
@@ -82,31 +81,35 @@ class SiteMap:
                 best, best_len = name, len(base_parts.path)
         return best
 
-    def interception_pattern(self) -> re.Pattern[str] | str:
-        """What a browser must hand to the route check: every URL except ``data:``/``blob:``/``about:`` and
-        those under an allowed site's base URL (which ``site_of`` would allow anyway), so the browser
-        loads the task's own pages without a round trip to the check. ``"**/*"`` (everything) when a
-        site that is not allowed lives under an allowed one's base URL.
+    def direct_origins(self) -> tuple[str, ...]:
+        """``host:port`` of each site the task may visit, as a proxy's bypass list spells them: a
+        browser reaches these directly and hands every other request to a proxy that refuses it
+        (see :mod:`.refusing_proxy`). A loopback site is listed under both of its host names.
+
+        >>> sites = SiteMap({"shopping": "http://localhost:7770", "reddit": "http://127.0.0.1:9999"}, frozenset({"shopping"}))
+        >>> sites.direct_origins()
+        ('127.0.0.1:7770', 'localhost:7770')
+        """
+        origins = set()
+        for name in self.allowed or self.urls:
+            if name in self.urls:
+                origin = _netloc(urlsplit(self.urls[name]))
+                origins.add(origin)
+                if origin.startswith("127.0.0.1:"):
+                    origins.add(origin.replace("127.0.0.1", "localhost", 1))
+        return tuple(sorted(origins))
+
+    def allows(self, url: str) -> bool:
+        """Whether the task may be on ``url``: one of its sites, or a page of no site (``about:blank``, ``data:``).
 
         >>> sites = SiteMap({"shopping": "http://127.0.0.1:7770", "reddit": "http://127.0.0.1:9999"}, frozenset({"shopping"}))
-        >>> pattern = sites.interception_pattern()
-        >>> [bool(pattern.match(u)) for u in ("http://127.0.0.1:7770/cart", "http://127.0.0.1:77701/", "http://127.0.0.1:9999/")]
-        [False, True, True]
+        >>> [sites.allows(u) for u in ("http://127.0.0.1:7770/cart", "http://127.0.0.1:9999/", "chrome-error://chromewebdata/")]
+        [True, False, False]
         """
-        allowed = self.allowed or frozenset(self.urls)
-        prefixes = []
-        for name in sorted(allowed):
-            if name not in self.urls:
-                continue
-            base = urlsplit(self.urls[name])
-            for other, other_url in self.urls.items():
-                other_parts = urlsplit(other_url)
-                if other not in allowed and (other_parts.scheme, other_parts.netloc) == (base.scheme, base.netloc) \
-                        and other_parts.path.startswith(base.path):
-                    return "**/*"
-            prefix = re.escape(f"{base.scheme}://{base.netloc}{base.path}")
-            prefixes.append(prefix if base.path else prefix + r"(?=[/?#]|$)")
-        return re.compile("^(?!(?:data:|blob:|about:" + "".join(f"|{p}" for p in prefixes) + "))")
+        if url.startswith(("about:", "data:", "blob:")):
+            return True
+        site = self.site_of(url)
+        return site is not None and (not self.allowed or site in self.allowed)
 
     def for_task(self, sites: list[str] | tuple[str, ...]) -> SiteMap:
         """A copy that allows the task's sites and the homepage."""
@@ -116,9 +119,13 @@ class SiteMap:
         """The site of ``url``; an agent error when it is not one the task may visit."""
         site = self.site_of(url)
         if site is None or (self.allowed and site not in self.allowed):
-            allowed = ", ".join(sorted(self.allowed or self.urls))
-            raise InvalidActionError(f"Navigation to {url} was blocked: it is not one of this task's sites ({allowed}).")
+            raise self.blocked(url)
         return site
+
+    def blocked(self, url: str) -> InvalidActionError:
+        """The agent error of a navigation to ``url``, which is not one of the task's sites."""
+        allowed = ", ".join(sorted(self.allowed or self.urls))
+        return InvalidActionError(f"Navigation to {url} was blocked: it is not one of this task's sites ({allowed}).")
 
 
 def _netloc(parts) -> str:

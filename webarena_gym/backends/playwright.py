@@ -3,8 +3,10 @@
 One browser per process, one browser context per env (its own cookies). For the
 embedded suite the sites are served over real HTTP on loopback by one process-wide
 :class:`~webarena_gym.sites.server.SiteServer`; each env's context carries a
-``wa_world`` cookie naming its world. Requests to hosts that are not the task's sites
-are blocked; a blocked navigation is an agent error, not a crash.
+``wa_world`` cookie naming its world. The context reaches only the task's sites: every
+other request goes to a proxy that refuses it (:mod:`.refusing_proxy`), with no per-request
+interception; a page of another site (refused, or one sharing an allowed site's address) is
+an agent error, not a crash, and the page goes back to where it was.
 
 Playwright runs on one background event loop (:class:`BrowserLoop`) with its async API,
 so envs may be used from any thread, and envs stepped from several threads (a vector
@@ -42,6 +44,7 @@ from .chromium import browser_endpoint as _resolve_endpoint
 from .network_trace import NetworkTraceRecorder
 from .page import EvaluationPage
 from .playwright_sites import EmbeddedSites, PlaywrightSites, RealSites, start_page_error
+from .refusing_proxy import refusing_proxy_server, was_refused
 
 logger = logging.getLogger(__name__)
 
@@ -49,6 +52,8 @@ ACTION_TIMEOUT_MS = 10_000
 NAVIGATION_TIMEOUT_MS = 30_000
 # How long an action that should navigate (a link, a form submission) waits for the new page.
 EXPECTED_NAVIGATION_MS = 5_000
+#: The address of the error page Chromium commits for a navigation the refusing proxy stopped.
+REFUSED_PAGE_URL = "chrome-error://chromewebdata/"
 
 #: The actions that may make the page navigate, which :data:`WILL_NAVIGATE_JS` is asked about.
 NAVIGATING_ACTIONS = frozenset({ActionName.CLICK, ActionName.PRESS_ENTER, ActionName.SEARCH})
@@ -136,7 +141,7 @@ class PlaywrightBackend:
         self._page: Any = None
         self._blocked: list[str] = []
         self._hung = False  # a page that stopped responding: the next start replaces the context
-        self._routed: Any = None  # the URL pattern the context hands to _route (SiteMap.interception_pattern)
+        self._direct: tuple[str, ...] = ()  # the origins the context reaches without the refusing proxy
         self.network_trace = NetworkTraceRecorder()  # the episode's requests, as HAR entries
 
     @property
@@ -183,36 +188,30 @@ class PlaywrightBackend:
             raise SiteUnavailableError(f"Could not open {start_url}: {exc}") from exc
 
     async def _start(self, start_url: str, state: dict[str, Any]) -> None:
-        """A clean session: the env's context is kept when it is healthy and the state is
-        cookies only (the embedded sites), else recreated; a new page either way, so
-        no history leaks from one episode into the next."""
-        if self._hung and self._context is not None:
-            await self._close_context()  # closing the context ends its hung renderer
-        if self._context is not None and not state.get("origins"):
+        """A clean session: the env's context is kept when it is healthy, the state is cookies
+        only (the embedded sites) and it reaches the same sites, else recreated; a new page
+        either way, so no history leaks from one episode into the next."""
+        direct = self._sites.direct_origins()
+        if self._context is not None and (self._hung or state.get("origins") or direct != self._direct):
+            await self._close_context()  # closing the context also ends a hung renderer
+        if self._context is not None:
             try:
                 await self._page.close()
                 await self._context.clear_cookies()
                 await self._context.add_cookies(state["cookies"])
-                self._page = await self._context.new_page()
+                self._page = await self._new_page()
             except Exception as exc:  # a crashed context: replaced below
                 logger.info("Replacing a broken browser context: %s", exc)
                 self._context = None
-        elif self._context is not None:
-            await self._close_context()
-        pattern = self._sites.interception_pattern()  # the task's own pages load without a trip through _route
-        if self._context is not None and pattern != self._routed:
-            await self._context.unroute(self._routed, self._route)
-            await self._context.route(pattern, self._route)
-            self._routed = pattern
         if self._context is None:
-            self._context = await self._browser.browser.new_context(storage_state=state)
+            self._context = await self._browser.browser.new_context(
+                storage_state=state, proxy={"server": refusing_proxy_server(), "bypass": ",".join(direct)})
+            self._direct = direct
             self._context.set_default_timeout(ACTION_TIMEOUT_MS)
             self._context.set_default_navigation_timeout(NAVIGATION_TIMEOUT_MS)
-            await self._context.route(pattern, self._route)
-            self._routed = pattern
             if self.record_network:
                 self.network_trace.attach(self._context)
-            self._page = await self._context.new_page()
+            self._page = await self._new_page()
         await self.network_trace.settle()  # the last episode's late entries, then none of them
         self.network_trace.clear()
         try:
@@ -228,28 +227,24 @@ class PlaywrightBackend:
 
     async def _close_context(self) -> None:
         context, self._context, self._page = self._context, None, None
-        hung, self._hung = self._hung, False
+        self._hung = False
         try:
-            if not hung:  # a hung renderer would not answer the interception update; closing ends it anyway
-                # Requests still in our route handler are left to fail quietly (Playwright's advice), not waited for.
-                await context.unroute_all(behavior="ignoreErrors")
             await context.close()
         except Exception as exc:  # already gone with a crashed browser
             logger.debug("Closing a context failed: %s", exc)
 
-    async def _route(self, route: Any) -> None:
-        request = route.request
-        url = request.url
-        if url.startswith(("data:", "blob:", "about:")) or self._sites.site_of(url) in (self._sites.allowed or self._sites.urls):
-            await route.continue_()
-            return
-        if request.is_navigation_request() and self._page is not None and request.frame == self._page.main_frame:
-            self._blocked.append(url)
-            # "aborted" cancels the navigation the way a download or a 204 does: the page stays put.
-            # Any other error commits Chromium's error page, sometimes after the action has settled.
-            await route.abort("aborted")
-            return
-        await route.abort()
+    async def _new_page(self) -> Any:
+        """A page of the context that reports its refused navigations to :meth:`_on_request_failed`."""
+        page = await self._context.new_page()
+        page.on("requestfailed", self._on_request_failed)
+        return page
+
+    def _on_request_failed(self, request: Any) -> None:
+        """A navigation of the page the refusing proxy stopped: the action that led there is refused."""
+        page = self._page
+        if page is not None and request.frame == page.main_frame and request.is_navigation_request() \
+                and was_refused(request.failure):
+            self._blocked.append(request.url)
 
     def observe(self) -> PageObservation:
         try:
@@ -281,9 +276,7 @@ class PlaywrightBackend:
         self._blocked.clear()
         self._run(self._execute(action, element))
         if self._blocked:
-            raise InvalidActionError(
-                f"Navigation to {self._blocked[0]} was blocked: it is not one of this task's sites."
-            )
+            raise self._sites.blocked(self._blocked[0])
 
     async def _execute(self, action: Action, element: Element | None) -> None:
         page = self._page
@@ -298,10 +291,24 @@ class PlaywrightBackend:
             if not self._blocked:
                 message = str(exc).splitlines()[0]
                 raise InvalidActionError(f"{action.name} failed: {message}") from None
-        if self._blocked and page.url != before:  # the page stays where it was; execute() says why
-            await page.go_back(wait_until="load")
-            if page.url != before:
-                await page.goto(before, wait_until="load")
+        if not self._blocked and not self._sites.allows(page.url):  # another site at an allowed site's address
+            self._blocked.append(page.url)
+        if self._blocked:  # the page goes back to where it was; execute() says why
+            await self._return_to(page, before)
+
+    async def _return_to(self, page: Any, before: str) -> None:
+        """Back to ``before`` after a refused navigation, once Chromium has committed its error page
+        for it (going back sooner, the error page would commit later, over the page gone back to)."""
+        from playwright.async_api import TimeoutError as PlaywrightTimeoutError
+
+        if page.url == before:
+            try:
+                await page.wait_for_url(REFUSED_PAGE_URL, wait_until="load", timeout=EXPECTED_NAVIGATION_MS)
+            except PlaywrightTimeoutError:
+                return  # no error page came (the navigation was cancelled): the page never left
+        await page.go_back(wait_until="load")
+        if page.url != before:
+            await page.goto(before, wait_until="load")
 
     async def _perform_and_settle(self, page: Any, action: Action, element: Element | None) -> None:
         """Perform the action and wait for the page it leads to, when it leads to one.

@@ -54,6 +54,13 @@ def create_site_app(site_name: str, import_name: str) -> Flask:
             abort(500, description="No world is bound to this request (see webarena_gym.sites.webapp).")
         g.world = bound
 
+    @app.after_request
+    def _no_stored_copy(response: Any) -> Any:
+        # every page shows the world as it is now: the browser keeps no copy to show on Back
+        # (as the real sites' own pages ask), so Chromium and the direct backend show the same page
+        response.headers["Cache-Control"] = "no-store"
+        return response
+
     @app.teardown_request
     def _finish(exc: BaseException | None) -> None:
         conn = g.pop("db", None)
