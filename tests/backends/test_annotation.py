@@ -49,9 +49,18 @@ CASES = """<!DOCTYPE html><html><head><title>Cases</title><style>
 <a id="next" href="/next">Next page</a>
 </body></html>"""
 
+LINKS = """<!DOCTYPE html><html><head><title>Links</title></head><body>
+<a href="/next">Leaves</a> <a href="#top">Fragment</a> <a href="javascript:void(0)">Scripted</a>
+<a href="/next" target="_blank">New tab</a> <a href="">Reload</a>
+<table><tr title="http://127.0.0.1/admin/order/view/order_id/7/"><td>Order 7</td><td>Pending</td></tr></table>
+<form action="/next"><input name="q" aria-label="Query"><button>Go</button></form>
+</body></html>"""
+
 
 @Request.application
 def cases_app(request: Request) -> Response:
+    if request.path == "/links":
+        return Response(LINKS, mimetype="text/html")
     if request.path == "/next":
         return Response("<!DOCTYPE html><html><head><title>Next</title></head><body><h1>The next page</h1></body></html>",
                         mimetype="text/html")
@@ -141,3 +150,43 @@ def test_the_navigation_check_beside_the_action_waits_only_for_a_page_that_comes
         arrived = act(backend, "Next page")  # a link: the step returns on the loaded next page
         assert "The next page" in arrived.text and backend.url.endswith("/next")
     assert "did not navigate" not in caplog.text
+
+
+
+def marked_navigations(backend, url: str) -> dict[str, bool]:
+    """Each numbered element's label and ``navigates`` on the page at ``url``, after checking that the
+    page's own check (what a click would otherwise ask) agrees wherever the snapshot says it navigates."""
+    from webarena_gym.backends.playwright import WILL_NAVIGATE_JS, _element_selector
+
+    backend.start(url, allowed_sites=(SITE,))
+    page = backend.observe()
+    for element in page.elements:
+        if element.navigates:
+            asked = backend._run(backend._page.evaluate(WILL_NAVIGATE_JS, [_element_selector(element), "Click"]))
+            assert asked, f"{url}: element {element.id} ({element.tag} {element.label!r}) is marked navigates"
+    return {element.label: element.navigates for element in page.elements}
+
+
+def test_the_snapshot_says_a_click_navigates_only_where_the_page_itself_does(backend):
+    """A click on an element the snapshot marks ``navigates`` is not asked about in the page (no
+    round trip beside the action); each such element is one the page's own check says navigates."""
+    assert marked_navigations(backend, f"{backend.base_url}/links") == {
+        "Leaves": True, "Scripted": False, "New tab": False, "Reload": True,  # ("#top" is not numbered)
+        "http://127.0.0.1/admin/order/view/order_id/7/": True,  # a grid's row, named by its address
+        "Query": False, "Go": False,  # a submit button: the page is asked
+    }
+
+
+def test_on_the_real_markup_fixtures_every_link_marked_navigates_is_one_the_page_follows():
+    from webarena_gym.backends.playwright import PlaywrightBackend
+
+    from .real_markup_site import PAGES, served
+
+    with served() as base_url:
+        backend = PlaywrightBackend(site_urls={SITE: base_url})
+        try:
+            marked = sum(sum(marked_navigations(backend, f"{base_url}/{page.stem}").values())
+                         for page in sorted(PAGES.glob("*.html")))
+        finally:
+            backend.close()
+    assert marked > 100  # the fixtures' links were read, not skipped

@@ -55,7 +55,8 @@ EXPECTED_NAVIGATION_MS = 5_000
 #: The address of the error page Chromium commits for a navigation the refusing proxy stopped.
 REFUSED_PAGE_URL = "chrome-error://chromewebdata/"
 
-#: The actions that may make the page navigate, which :data:`WILL_NAVIGATE_JS` is asked about.
+#: The actions that may make the page navigate, which :data:`WILL_NAVIGATE_JS` is asked about
+#: (unless the snapshot already says: a click on an element that ``navigates``).
 NAVIGATING_ACTIONS = frozenset({ActionName.CLICK, ActionName.PRESS_ENTER, ActionName.SEARCH})
 
 # Whether an action on the element matching ``selector`` (or the focused element when
@@ -346,6 +347,8 @@ class PlaywrightBackend:
         await page.wait_for_load_state("load")
 
     async def _will_navigate(self, page: Any, action: Action, element: Element | None) -> bool:
+        if action.name is ActionName.CLICK and element is not None and element.navigates:
+            return True  # the snapshot read a link that leaves the page, or a grid's row: nothing to ask
         selector = None if action.name is ActionName.PRESS_ENTER else _element_selector(element)
         return await page.evaluate(WILL_NAVIGATE_JS, [selector, action.name.value])
 

@@ -57,7 +57,7 @@ def frozen_observation(page: PageObservation) -> PageObservation:
     elements = tuple(
         element if isinstance(element.attributes, FrozenAttributes) else Element(
             element.id, element.tag, element.text, FrozenAttributes(element.attributes), element.label,
-            element.key, tuple(element.options), element.widget,
+            element.key, tuple(element.options), element.widget, element.navigates,
         )
         for element in page.elements
     )

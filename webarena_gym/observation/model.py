@@ -34,6 +34,9 @@ class Element:
         options: Option texts of a select, in order.
         widget: How the page drives it, when not natively: :data:`DRIVEN_BY_WIDGET` or
             :data:`UI_SELECT` ("" for ordinary elements).
+        navigates: Whether a click on it loads another page in this tab, as the page read:
+            a link that leaves the page, or a row a grid script opens (False when that is
+            not known from the page alone: a submit button, a script's handler).
     """
 
     id: int
@@ -44,6 +47,7 @@ class Element:
     key: str
     options: tuple[str, ...] = ()
     widget: str = ""
+    navigates: bool = False
 
     @property
     def input_type(self) -> str:

@@ -98,6 +98,20 @@ def is_row_link(el: lxml.html.HtmlElement) -> bool:
     return el.tag == "tr" and bool(_ADDRESS.match(clean(el.get("title") or "")))
 
 
+def leaves_page(el: lxml.html.HtmlElement) -> bool:
+    """A link whose click loads another page in this tab: an ``href`` that is not a ``#`` fragment
+    or a ``javascript:`` URL, and no ``target="_blank"`` (what the Playwright backend's
+    ``WILL_NAVIGATE_JS`` asks of a link in the page).
+
+    >>> [leaves_page(lxml.html.fragment_fromstring(a)) for a in (
+    ...     '<a href="/cart">Cart</a>', '<a href="#top">Top</a>', '<a href="/x" target="_blank">X</a>', '<a>Plain</a>')]
+    [True, False, False, False]
+    """
+    href = el.get("href")
+    return el.tag == "a" and href is not None and not href.startswith(("#", "javascript:")) \
+        and el.get("target") != "_blank"
+
+
 def is_inert_link(el: lxml.html.HtmlElement) -> bool:
     """A link that only scrolls the page ("Jump to main content") or that goes nowhere and is
     kept out of the tab order (``<a href="#" tabindex="-1">Link</a>`` in Postmill's formatting

@@ -17,6 +17,8 @@ from .naming import (
     is_field,
     is_inert_link,
     is_interactive,
+    is_row_link,
+    leaves_page,
     title_of,
 )
 from .regions import collapsed_submenus, navigation_regions, region_tag
@@ -246,7 +248,8 @@ class _Simplifier:
         """Number ``el`` as the next element (keyed where the backend finds it again); returns its number."""
         element_id = len(self.elements)
         key = el.get(INDEX_ATTRIBUTE) or self.tree.getpath(el)
-        self.elements.append(Element(element_id, tag, text, attributes, label, key, options, widget))
+        navigates = leaves_page(el) or is_row_link(el)
+        self.elements.append(Element(element_id, tag, text, attributes, label, key, options, widget, navigates))
         return element_id
 
     def _shown_attributes(self, el: lxml.html.HtmlElement) -> dict[str, str]:
