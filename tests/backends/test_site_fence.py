@@ -8,6 +8,7 @@ stops it inside the browser. The task's pages load directly, with the browser's 
 from __future__ import annotations
 
 import collections
+import socket
 
 import pytest
 from werkzeug.wrappers import Request, Response
@@ -41,16 +42,20 @@ def counting_site(hits: collections.Counter, links: dict[str, str] | None = None
 def sites():
     """(task site URL, its hits, the other site's URL, its hits, a backend allowed only the task's site)."""
     other_hits, own_hits = collections.Counter(), collections.Counter()
-    with serving_wsgi(counting_site(other_hits), "other-site") as other:
-        links = {"To the other site": f"{other}/elsewhere", "To the internet": "http://example.com/",
-                 "To an address": "http://192.0.2.7/",
-                 "To the admin": "/admin/orders", "Next page": "/two"}
-        with serving_wsgi(counting_site(own_hits, links), "own-site") as own:
-            backend = PlaywrightBackend(site_urls={"reddit": own, "shopping_admin": f"{own}/admin", "gitlab": other})
-            try:
-                yield own, own_hits, other, other_hits, backend
-            finally:
-                backend.close()
+    with socket.socket() as unanswered:  # a site that is down: its port is held, nothing listens
+        unanswered.bind(("127.0.0.1", 0))
+        down = f"http://127.0.0.1:{unanswered.getsockname()[1]}"
+        with serving_wsgi(counting_site(other_hits), "other-site") as other:
+            links = {"To the other site": f"{other}/elsewhere", "To the internet": "http://example.com/",
+                     "To an address": "http://192.0.2.7/", "To the map": f"{down}/",
+                     "To the admin": "/admin/orders", "Next page": "/two"}
+            with serving_wsgi(counting_site(own_hits, links), "own-site") as own:
+                backend = PlaywrightBackend(site_urls={"reddit": own, "shopping_admin": f"{own}/admin", "gitlab": other,
+                                                       "map": down})
+                try:
+                    yield own, own_hits, other, other_hits, backend
+                finally:
+                    backend.close()
 
 
 def click(backend: PlaywrightBackend, label: str) -> None:
@@ -82,6 +87,14 @@ def test_a_site_at_an_allowed_sites_address_is_refused_once_its_page_commits(sit
     backend.start(f"{own}/one", allowed_sites=("reddit", "shopping_admin"))  # the next task may go there
     click(backend, "To the admin")
     assert backend.url == f"{own}/admin/orders"
+
+
+def test_an_allowed_site_that_is_down_is_not_called_off_site(sites):
+    own, _, _, _, backend = sites
+    backend.start(f"{own}/one", allowed_sites=("reddit", "map"))
+    with pytest.raises(InvalidActionError) as refused:
+        click(backend, "To the map")
+    assert "ERR_CONNECTION_REFUSED" in str(refused.value) and "blocked" not in str(refused.value)
 
 
 def test_nothing_stands_between_the_browser_and_the_task_sites(sites):

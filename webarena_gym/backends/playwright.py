@@ -52,8 +52,9 @@ ACTION_TIMEOUT_MS = 10_000
 NAVIGATION_TIMEOUT_MS = 30_000
 # How long an action that should navigate (a link, a form submission) waits for the new page.
 EXPECTED_NAVIGATION_MS = 5_000
-#: The address of the error page Chromium commits for a navigation the refusing proxy stopped.
-REFUSED_PAGE_URL = "chrome-error://chromewebdata/"
+#: The address of the error page Chromium commits for a navigation that failed (one the refusing
+#: proxy stopped, or one to a site that is down).
+ERROR_PAGE_URL = "chrome-error://chromewebdata/"
 
 #: The actions that may make the page navigate, which :data:`WILL_NAVIGATE_JS` is asked about
 #: (unless the snapshot already says: a click on an element that ``navigates``).
@@ -292,8 +293,9 @@ class PlaywrightBackend:
             if not self._blocked:
                 message = str(exc).splitlines()[0]
                 raise InvalidActionError(f"{action.name} failed: {message}") from None
-        if not self._blocked and not self._sites.allows(page.url):  # another site at an allowed site's address
-            self._blocked.append(page.url)
+        if not self._blocked and page.url != ERROR_PAGE_URL and not self._sites.allows(page.url):
+            self._blocked.append(page.url)  # another site at an allowed site's address (an error page of
+            # an allowed site that is down stays, as a browser shows it)
         if self._blocked:  # the page goes back to where it was; execute() says why
             await self._return_to(page, before)
 
@@ -304,7 +306,7 @@ class PlaywrightBackend:
 
         if page.url == before:
             try:
-                await page.wait_for_url(REFUSED_PAGE_URL, wait_until="load", timeout=EXPECTED_NAVIGATION_MS)
+                await page.wait_for_url(ERROR_PAGE_URL, wait_until="load", timeout=EXPECTED_NAVIGATION_MS)
             except PlaywrightTimeoutError:
                 return  # no error page came (the navigation was cancelled): the page never left
         await page.go_back(wait_until="load")
