@@ -106,10 +106,7 @@ class SiteMap:
         >>> [sites.allows(u) for u in ("http://127.0.0.1:7770/cart", "http://127.0.0.1:9999/", "chrome-error://chromewebdata/")]
         [True, False, False]
         """
-        if url.startswith(("about:", "data:", "blob:")):
-            return True
-        site = self.site_of(url)
-        return site is not None and (not self.allowed or site in self.allowed)
+        return url.startswith(("about:", "data:", "blob:")) or self._may_visit(self.site_of(url))
 
     def for_task(self, sites: list[str] | tuple[str, ...]) -> SiteMap:
         """A copy that allows the task's sites and the homepage."""
@@ -118,9 +115,13 @@ class SiteMap:
     def check_navigation(self, url: str) -> str:
         """The site of ``url``; an agent error when it is not one the task may visit."""
         site = self.site_of(url)
-        if site is None or (self.allowed and site not in self.allowed):
+        if not self._may_visit(site):
             raise self.blocked(url)
         return site
+
+    def _may_visit(self, site: str | None) -> bool:
+        """Whether ``site`` (a name :meth:`site_of` gave) is one the task may visit: any site when none is named."""
+        return site is not None and (not self.allowed or site in self.allowed)
 
     def blocked(self, url: str) -> InvalidActionError:
         """The agent error of a navigation to ``url``, which is not one of the task's sites."""

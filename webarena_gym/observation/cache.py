@@ -25,9 +25,10 @@ import os
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
+from dataclasses import replace
 from typing import Any
 
-from .model import Element, PageObservation
+from .model import PageObservation
 from .parsing import parse_html, parse_html5
 from .simplify import simplify_document
 
@@ -55,10 +56,8 @@ class FrozenAttributes(dict):
 def frozen_observation(page: PageObservation) -> PageObservation:
     """The same observation with a tuple of elements and read-only attributes."""
     elements = tuple(
-        element if isinstance(element.attributes, FrozenAttributes) else Element(
-            element.id, element.tag, element.text, FrozenAttributes(element.attributes), element.label,
-            element.key, tuple(element.options), element.widget, element.navigates,
-        )
+        element if isinstance(element.attributes, FrozenAttributes)
+        else replace(element, attributes=FrozenAttributes(element.attributes), options=tuple(element.options))
         for element in page.elements
     )
     return PageObservation(text=page.text, elements=elements, title=page.title)  # type: ignore[arg-type]
